@@ -1,0 +1,91 @@
+//! `pbrain-gorin bench [depth]`: searches fixed positions to a fixed depth, one thread, a fixed
+//! hash size, and prints `Bench: <nodes> nodes <nps> nps`. The node count is the search's
+//! signature: it changes exactly when search behaviour changes.
+
+use crate::board::Board;
+use crate::rules::Rule;
+use crate::search::tt::Tt;
+use crate::search::{Limits, Searcher};
+use anyhow::{bail, Context, Result};
+use std::time::{Duration, Instant};
+
+pub const DEFAULT_DEPTH: i32 = 6;
+const HASH_BYTES: usize = 16 << 20;
+
+/// (board size, rule, moves in algebraic notation, black first).
+const POSITIONS: &[(usize, Rule, &str)] = &[
+    (15, Rule::Freestyle, "h8 i9 i8 g8 j7 k6 h9 h7 j9"),
+    (15, Rule::Freestyle, "h8 h9 i9 g7 j10 k11 i10 i11 j11 g10"),
+    (15, Rule::Freestyle, "h8 i7 g9 g7 i9 h9 f10 e11 h10 j8"),
+    (15, Rule::Standard, "h8 j8 h9 h10 g9 f10 i9 j9 g10 g8 i7"),
+    (15, Rule::Freestyle, "g7 h8 g9 g8 f8 i8 j8 h9 h10 i10 j11 i11"),
+    (20, Rule::Freestyle, "j10 k11 k10 l10 i10 h10 j11 j9 l12 i9 k9"),
+    (20, Rule::Freestyle, "k10 l11 l10 m10 j10 i10 k11 k9 m12 j9 l9 l8 n11 m11"),
+    (15, Rule::Renju, "h8 i9 g9 i7 i8 g10 h9 h10 j10 k11"),
+    (15, Rule::CaroOverline, "h8 h9 i9 j10 g7 f6 i8 i7 k8"),
+];
+
+/// Reads `h8`-style moves (letter = column, number = row from 1 at the top).
+pub fn parse_moves(board: &Board, text: &str) -> Result<Vec<(i64, i64)>> {
+    text.split_whitespace()
+        .map(|m| {
+            let mut chars = m.chars();
+            let col = chars.next().context("empty move")?;
+            let row: i64 = chars.as_str().parse().with_context(|| format!("bad move '{m}'"))?;
+            let x = (col as i64) - ('a' as i64);
+            let y = row - 1;
+            if board.pos(x, y).is_none() {
+                bail!("move '{m}' is off the board");
+            }
+            Ok((x, y))
+        })
+        .collect()
+}
+
+pub fn run(args: &[String]) -> Result<()> {
+    let depth = match args.first() {
+        Some(d) => d.parse().with_context(|| format!("depth '{d}' is not a number"))?,
+        None => DEFAULT_DEPTH,
+    };
+    let mut total_nodes = 0u64;
+    let mut total_time = Duration::ZERO;
+    for (i, &(size, rule, moves)) in POSITIONS.iter().enumerate() {
+        let mut board = Board::new(size, size, rule);
+        for (x, y) in parse_moves(&board, moves)? {
+            let p = board.pos(x, y).context("on board")?;
+            if !board.is_empty(p) {
+                bail!("position {i}: {x},{y} played twice");
+            }
+            board.make(p);
+        }
+        let tt = Tt::new(HASH_BYTES);
+        let never = || false;
+        let start = Instant::now();
+        let limits = Limits {
+            start,
+            soft: Duration::MAX,
+            hard: Duration::MAX,
+            max_depth: depth,
+            max_nodes: u64::MAX,
+            stop: &never,
+        };
+        let out = Searcher::new(&tt, limits, rule).run(&mut board, |_| {});
+        let took = start.elapsed();
+        total_nodes += out.nodes;
+        total_time += took;
+        println!(
+            "position {:>2}: {:>2}x{:<2} {:<10} best {:<4} score {:>6} nodes {:>10} time {:>6} ms",
+            i + 1,
+            size,
+            size,
+            rule.name(),
+            board.pos_name(out.best),
+            out.score,
+            out.nodes,
+            took.as_millis()
+        );
+    }
+    let nps = (total_nodes as f64 / total_time.as_secs_f64().max(1e-9)) as u64;
+    println!("Bench: {total_nodes} nodes {nps} nps");
+    Ok(())
+}

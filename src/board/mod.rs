@@ -1,0 +1,538 @@
+//! The board: stones on a padded grid, make/undo, Zobrist key, and the per-point line patterns
+//! that evaluation and move ordering read, all kept up to date incrementally.
+//!
+//! Cells live on a grid padded with `PAD` wall cells on every side (the right padding of one
+//! row doubles as the left padding of the next), so a walk of up to five steps from any board
+//! point in any direction stays inside the array and meets walls instead of needing bounds
+//! checks.
+
+mod zobrist;
+
+use crate::eval::pattern::{self, slot, BLACK, EMPTY, HALF, WALL, WHITE};
+use crate::eval::{params, point_tables, Class, PatKey, CLASS_COUNT};
+use crate::rules::{End, Rule};
+pub use zobrist::splitmix64;
+
+/// Largest supported board side.
+pub const MAX_SIZE: usize = 32;
+/// Smallest supported board side.
+pub const MIN_SIZE: usize = 5;
+/// Wall cells around the board.
+pub const PAD: usize = HALF;
+/// Cells in the largest padded grid.
+pub const MAX_CELLS: usize = (MAX_SIZE + 2 * PAD) * (MAX_SIZE + PAD) + PAD;
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Color {
+    Black = 0,
+    White = 1,
+}
+
+impl Color {
+    pub fn opp(self) -> Color {
+        match self {
+            Color::Black => Color::White,
+            Color::White => Color::Black,
+        }
+    }
+
+    fn cell(self) -> u8 {
+        match self {
+            Color::Black => BLACK,
+            Color::White => WHITE,
+        }
+    }
+}
+
+/// A point, as an index into the padded grid of one board size. Index 0 is always padding,
+/// so `Pos::NONE` never names a playable point.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default, PartialOrd, Ord)]
+pub struct Pos(pub u16);
+
+impl Pos {
+    pub const NONE: Pos = Pos(0);
+
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+/// Smallest rectangle holding every stone played so far (it may only grow between undos).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+struct Bounds {
+    min_x: i32,
+    min_y: i32,
+    max_x: i32,
+    max_y: i32,
+}
+
+impl Bounds {
+    const EMPTY: Bounds = Bounds { min_x: i32::MAX, min_y: i32::MAX, max_x: i32::MIN, max_y: i32::MIN };
+
+    fn include(&mut self, x: i32, y: i32) {
+        self.min_x = self.min_x.min(x);
+        self.min_y = self.min_y.min(y);
+        self.max_x = self.max_x.max(x);
+        self.max_y = self.max_y.max(y);
+    }
+}
+
+#[derive(Copy, Clone, Debug)]
+struct Undo {
+    pos: Pos,
+    bounds: Bounds,
+}
+
+/// How far (in points) around a stone empty points become move candidates.
+const CANDIDATE_SQUARE: i32 = 2;
+const CANDIDATE_LINE: i32 = 3;
+
+#[derive(Clone)]
+pub struct Board {
+    width: usize,
+    height: usize,
+    stride: usize,
+    rule: Rule,
+    dirs: [isize; 4],
+    cells: Vec<u8>,
+    /// Per cell and direction: the 20-bit code of its ten line neighbours.
+    codes: Vec<[u32; 4]>,
+    /// Per cell and colour: the four line patterns packed as nibbles.
+    keys: Vec<[PatKey; 2]>,
+    /// Per cell: how many stones are near enough to make it a move candidate.
+    near: Vec<u8>,
+    near_offsets: Vec<isize>,
+    tables: [&'static [u8]; 2],
+    /// Sum of point values over empty cells, per colour.
+    totals: [i32; 2],
+    /// Number of empty cells of each class, per colour.
+    class_counts: [[u16; CLASS_COUNT]; 2],
+    key: u64,
+    side: Color,
+    stones: usize,
+    bounds: Bounds,
+    history: Vec<Undo>,
+}
+
+impl Board {
+    /// A new empty board. Sizes outside `MIN_SIZE..=MAX_SIZE` are clamped; callers validate.
+    pub fn new(width: usize, height: usize, rule: Rule) -> Board {
+        let width = width.clamp(MIN_SIZE, MAX_SIZE);
+        let height = height.clamp(MIN_SIZE, MAX_SIZE);
+        let stride = width + PAD;
+        let total = (height + 2 * PAD) * stride + PAD;
+        let s = stride as isize;
+        let mut near_offsets = Vec::new();
+        for dy in -CANDIDATE_LINE..=CANDIDATE_LINE {
+            for dx in -CANDIDATE_LINE..=CANDIDATE_LINE {
+                let in_square = dx.abs() <= CANDIDATE_SQUARE && dy.abs() <= CANDIDATE_SQUARE;
+                let on_line = dx == 0 || dy == 0 || dx.abs() == dy.abs();
+                if (dx, dy) != (0, 0) && (in_square || on_line) {
+                    near_offsets.push(dy as isize * s + dx as isize);
+                }
+            }
+        }
+        let tables = [
+            pattern::table(rule.five_rule(Color::Black), Color::Black),
+            pattern::table(rule.five_rule(Color::White), Color::White),
+        ];
+        let mut board = Board {
+            width,
+            height,
+            stride,
+            rule,
+            dirs: [1, s, s + 1, s - 1],
+            cells: vec![WALL; total],
+            codes: vec![[0; 4]; total],
+            keys: vec![[0; 2]; total],
+            near: vec![0; total],
+            near_offsets,
+            tables,
+            totals: [0; 2],
+            class_counts: [[0; CLASS_COUNT]; 2],
+            key: 0,
+            side: Color::Black,
+            stones: 0,
+            bounds: Bounds::EMPTY,
+            history: Vec::with_capacity(width * height),
+        };
+        for y in 0..height {
+            for x in 0..width {
+                let i = board.index(x, y);
+                board.cells[i] = EMPTY;
+            }
+        }
+        board.rebuild_patterns();
+        board
+    }
+
+    /// Recomputes every code, key, total and count from the cells (used once per new board).
+    fn rebuild_patterns(&mut self) {
+        let t = point_tables();
+        self.totals = [0; 2];
+        self.class_counts = [[0; CLASS_COUNT]; 2];
+        for y in 0..self.height {
+            for x in 0..self.width {
+                let i = self.index(x, y);
+                for (d, &step) in self.dirs.iter().enumerate() {
+                    let mut code = 0u32;
+                    for k in -(HALF as i32)..=HALF as i32 {
+                        if k != 0 {
+                            let n = (i as isize + k as isize * step) as usize;
+                            code |= (self.cells[n] as u32) << (2 * slot(k));
+                        }
+                    }
+                    self.codes[i][d] = code;
+                }
+                for c in 0..2 {
+                    let mut key: PatKey = 0;
+                    for d in 0..4 {
+                        key |= (self.tables[c][self.codes[i][d] as usize] as PatKey) << (4 * d);
+                    }
+                    self.keys[i][c] = key;
+                    if self.cells[i] == EMPTY {
+                        self.totals[c] += t.value[key as usize];
+                        self.class_counts[c][t.class[key as usize] as usize] += 1;
+                    }
+                }
+            }
+        }
+    }
+
+    pub fn width(&self) -> usize {
+        self.width
+    }
+
+    pub fn height(&self) -> usize {
+        self.height
+    }
+
+    pub fn rule(&self) -> Rule {
+        self.rule
+    }
+
+    pub fn side_to_move(&self) -> Color {
+        self.side
+    }
+
+    /// Sets who moves next (positions set up stone by stone need it).
+    pub fn set_side_to_move(&mut self, side: Color) {
+        if side != self.side {
+            self.key ^= zobrist::zobrist().white_to_move;
+            self.side = side;
+        }
+    }
+
+    pub fn key(&self) -> u64 {
+        self.key
+    }
+
+    pub fn stone_count(&self) -> usize {
+        self.stones
+    }
+
+    pub fn is_full(&self) -> bool {
+        self.stones == self.width * self.height
+    }
+
+    fn index(&self, x: usize, y: usize) -> usize {
+        (y + PAD) * self.stride + x + PAD
+    }
+
+    /// The point at column `x`, row `y`, or `None` off the board.
+    pub fn pos(&self, x: i64, y: i64) -> Option<Pos> {
+        let on = (0..self.width as i64).contains(&x) && (0..self.height as i64).contains(&y);
+        on.then(|| Pos(self.index(x as usize, y as usize) as u16))
+    }
+
+    /// Column and row of a point.
+    pub fn xy(&self, p: Pos) -> (usize, usize) {
+        let i = p.index();
+        (i % self.stride - PAD, i / self.stride - PAD)
+    }
+
+    /// Algebraic name (`h8`: letter = column, number = row from 1 at the top), or `x,y` on
+    /// boards wider than the alphabet.
+    pub fn pos_name(&self, p: Pos) -> String {
+        let (x, y) = self.xy(p);
+        if self.width <= 26 {
+            format!("{}{}", (b'a' + x as u8) as char, y + 1)
+        } else {
+            format!("{x},{y}")
+        }
+    }
+
+    pub fn get(&self, p: Pos) -> Option<Color> {
+        match self.cells.get(p.index()) {
+            Some(&BLACK) => Some(Color::Black),
+            Some(&WHITE) => Some(Color::White),
+            _ => None,
+        }
+    }
+
+    pub fn is_empty(&self, p: Pos) -> bool {
+        self.cells.get(p.index()) == Some(&EMPTY)
+    }
+
+    /// Moves in the order they were played or placed.
+    pub fn moves(&self) -> impl DoubleEndedIterator<Item = Pos> + ExactSizeIterator + '_ {
+        self.history.iter().map(|u| u.pos)
+    }
+
+    pub fn last_move(&self) -> Option<Pos> {
+        self.history.last().map(|u| u.pos)
+    }
+
+    /// The side to move plays `p` (which must be empty and on the board).
+    pub fn make(&mut self, p: Pos) {
+        debug_assert!(self.is_empty(p));
+        self.history.push(Undo { pos: p, bounds: self.bounds });
+        let (x, y) = self.xy(p);
+        self.bounds.include(x as i32, y as i32);
+        self.set_stone(p, self.side.cell());
+        self.key ^= zobrist::zobrist().stones[self.side as usize][p.index()];
+        self.set_side_to_move(self.side.opp());
+    }
+
+    /// Takes back the last move.
+    pub fn undo(&mut self) {
+        let Some(u) = self.history.pop() else { return };
+        let color = self.get(u.pos).expect("history names a stone");
+        self.set_side_to_move(color);
+        self.key ^= zobrist::zobrist().stones[color as usize][u.pos.index()];
+        self.set_stone(u.pos, EMPTY);
+        self.bounds = u.bounds;
+    }
+
+    /// Removes the stone at `p`, wherever it is in the move order; the side to move becomes
+    /// its colour. Returns false when there is no stone there.
+    pub fn take_back(&mut self, p: Pos) -> bool {
+        if self.history.last().map(|u| u.pos) == Some(p) {
+            self.undo();
+            return true;
+        }
+        let Some(color) = self.get(p) else { return false };
+        // The bounds may stay larger than needed: they only limit where candidates are sought.
+        self.history.retain(|u| u.pos != p);
+        self.set_side_to_move(color);
+        self.key ^= zobrist::zobrist().stones[color as usize][p.index()];
+        self.set_stone(p, EMPTY);
+        true
+    }
+
+    /// Writes one cell and brings every dependent code, key, total and count up to date.
+    fn set_stone(&mut self, p: Pos, cell: u8) {
+        let t = point_tables();
+        let i = p.index();
+        let placing = cell != EMPTY;
+        if placing {
+            self.stones += 1;
+            self.leave_totals(i, t);
+        } else {
+            self.stones -= 1;
+        }
+        self.cells[i] = cell;
+        for d in 0..4 {
+            let step = self.dirs[d];
+            for k in 1..=HALF as i32 {
+                for (n, seen_at) in
+                    [(i as isize - k as isize * step, k), (i as isize + k as isize * step, -k)]
+                {
+                    let n = n as usize;
+                    if self.cells[n] == WALL {
+                        continue;
+                    }
+                    let shift = 2 * slot(seen_at);
+                    let code = (self.codes[n][d] & !(3 << shift)) | (cell as u32) << shift;
+                    self.codes[n][d] = code;
+                    self.update_key(n, d, code, t);
+                }
+            }
+        }
+        for o in 0..self.near_offsets.len() {
+            let n = (i as isize + self.near_offsets[o]) as usize;
+            if placing {
+                self.near[n] += 1;
+            } else {
+                self.near[n] -= 1;
+            }
+        }
+        if !placing {
+            self.enter_totals(i, t);
+        }
+    }
+
+    fn update_key(&mut self, n: usize, d: usize, code: u32, t: &crate::eval::PointTables) {
+        let empty = self.cells[n] == EMPTY;
+        for c in 0..2 {
+            let old = self.keys[n][c];
+            let pat = self.tables[c][code as usize] as PatKey;
+            let new = (old & !(0xF << (4 * d))) | pat << (4 * d);
+            if new != old {
+                self.keys[n][c] = new;
+                if empty {
+                    self.totals[c] += t.value[new as usize] - t.value[old as usize];
+                    self.class_counts[c][t.class[old as usize] as usize] -= 1;
+                    self.class_counts[c][t.class[new as usize] as usize] += 1;
+                }
+            }
+        }
+    }
+
+    fn leave_totals(&mut self, i: usize, t: &crate::eval::PointTables) {
+        for c in 0..2 {
+            let key = self.keys[i][c] as usize;
+            self.totals[c] -= t.value[key];
+            self.class_counts[c][t.class[key] as usize] -= 1;
+        }
+    }
+
+    fn enter_totals(&mut self, i: usize, t: &crate::eval::PointTables) {
+        for c in 0..2 {
+            let key = self.keys[i][c] as usize;
+            self.totals[c] += t.value[key];
+            self.class_counts[c][t.class[key] as usize] += 1;
+        }
+    }
+
+    /// What `color` would make by playing the empty point `p`.
+    #[inline]
+    pub fn class(&self, p: Pos, color: Color) -> Class {
+        point_tables().class[self.keys[p.index()][color as usize] as usize]
+    }
+
+    /// The potential `p` holds for `color`.
+    #[inline]
+    pub fn point_value(&self, p: Pos, color: Color) -> i32 {
+        point_tables().value[self.keys[p.index()][color as usize] as usize]
+    }
+
+    /// The four line patterns `color` would make at `p`.
+    pub fn patterns(&self, p: Pos, color: Color) -> [pattern::Pat; 4] {
+        crate::eval::unpack(self.keys[p.index()][color as usize])
+    }
+
+    /// How many empty points would give `color` a shape of `class`.
+    #[inline]
+    pub fn class_count(&self, color: Color, class: Class) -> u16 {
+        self.class_counts[color as usize][class as usize]
+    }
+
+    /// Static value for the side to move.
+    pub fn evaluate(&self) -> i32 {
+        let own = self.totals[self.side as usize];
+        let opp = self.totals[self.side.opp() as usize];
+        own - opp * params::OPPONENT_WEIGHT_16 / 16 + params::TEMPO
+    }
+
+    /// Calls `f` for every empty point near a stone (the whole board is empty: nothing).
+    pub fn for_each_candidate(&self, mut f: impl FnMut(Pos)) {
+        if self.stones == 0 {
+            return;
+        }
+        let b = self.bounds;
+        let (w, h) = (self.width as i32, self.height as i32);
+        let reach = CANDIDATE_LINE;
+        for y in (b.min_y - reach).max(0)..=(b.max_y + reach).min(h - 1) {
+            let row = self.index(0, y as usize);
+            for x in (b.min_x - reach).max(0)..=(b.max_x + reach).min(w - 1) {
+                let i = row + x as usize;
+                if self.cells[i] == EMPTY && self.near[i] > 0 {
+                    f(Pos(i as u16));
+                }
+            }
+        }
+    }
+
+    /// Calls `f` for every empty point on the board.
+    pub fn for_each_empty(&self, mut f: impl FnMut(Pos)) {
+        for y in 0..self.height {
+            for x in 0..self.width {
+                let i = self.index(x, y);
+                if self.cells[i] == EMPTY {
+                    f(Pos(i as u16));
+                }
+            }
+        }
+    }
+
+    /// Whether `color` playing the empty point `p` makes a winning five, by a direct scan of
+    /// the board (independent of the pattern tables, which tests compare against it).
+    pub fn makes_five(&self, p: Pos, color: Color) -> bool {
+        let rule = self.rule.five_rule(color);
+        let own = color.cell();
+        let opp = color.opp().cell();
+        let i = p.index() as isize;
+        self.dirs.iter().any(|&step| {
+            let walk = |dir: isize| {
+                let mut n = 0;
+                let mut at = i + dir * step;
+                while self.cells[at as usize] == own {
+                    n += 1;
+                    at += dir * step;
+                }
+                let end = if self.cells[at as usize] == opp { End::Opponent } else { End::Open };
+                (n, end)
+            };
+            let (back, back_end) = walk(-1);
+            let (fwd, fwd_end) = walk(1);
+            rule.is_five(back + fwd + 1, (back_end, fwd_end))
+        })
+    }
+
+    /// Whether the stone at `p` is part of a winning five for its colour.
+    pub fn is_win_at(&self, p: Pos) -> bool {
+        // `makes_five` never reads the point itself, so it judges the stone already there.
+        self.get(p).is_some_and(|color| self.makes_five(p, color))
+    }
+
+    /// Reads a board from text: one row per line, `x` black, `o` white, `.` empty; spaces
+    /// ignored. White moves next when black has one stone more, else black.
+    pub fn from_ascii(text: &str, rule: Rule) -> Board {
+        let rows: Vec<Vec<char>> = text
+            .lines()
+            .map(|l| l.chars().filter(|c| !c.is_whitespace()).collect::<Vec<_>>())
+            .filter(|r| !r.is_empty())
+            .collect();
+        let height = rows.len();
+        let width = rows.iter().map(|r| r.len()).max().unwrap_or(0);
+        let mut board = Board::new(width, height, rule);
+        let mut counts = [0usize; 2];
+        for (y, row) in rows.iter().enumerate() {
+            for (x, ch) in row.iter().enumerate() {
+                let color = match ch {
+                    'x' | 'X' => Color::Black,
+                    'o' | 'O' => Color::White,
+                    _ => continue,
+                };
+                let p = board.pos(x as i64, y as i64).expect("on board");
+                board.set_side_to_move(color);
+                board.make(p);
+                counts[color as usize] += 1;
+            }
+        }
+        let side = if counts[0] > counts[1] { Color::White } else { Color::Black };
+        board.set_side_to_move(side);
+        board
+    }
+
+    /// The board as text, in the format `from_ascii` reads.
+    pub fn to_ascii(&self) -> String {
+        let mut out = String::new();
+        for y in 0..self.height {
+            for x in 0..self.width {
+                let p = Pos(self.index(x, y) as u16);
+                out.push(match self.get(p) {
+                    Some(Color::Black) => 'x',
+                    Some(Color::White) => 'o',
+                    None => '.',
+                });
+            }
+            out.push('\n');
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests;

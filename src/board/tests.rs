@@ -1,0 +1,198 @@
+use super::*;
+use crate::eval::C_FIVE;
+
+const RULES: [Rule; 5] = [Rule::Freestyle, Rule::Standard, Rule::Renju, Rule::CaroOverline, Rule::CaroExact];
+
+/// Everything incremental, compared with a board rebuilt from the same stones.
+fn assert_consistent(b: &Board) {
+    let mut fresh = b.clone();
+    fresh.rebuild_patterns();
+    assert_eq!(b.codes, fresh.codes, "line codes drifted");
+    assert_eq!(b.keys, fresh.keys, "pattern keys drifted");
+    assert_eq!(b.totals, fresh.totals, "totals drifted");
+    assert_eq!(b.class_counts, fresh.class_counts, "class counts drifted");
+    let mut key = if b.side == Color::White { zobrist::zobrist().white_to_move } else { 0 };
+    for p in b.moves() {
+        key ^= zobrist::zobrist().stones[b.get(p).unwrap() as usize][p.index()];
+    }
+    assert_eq!(b.key, key, "zobrist key drifted");
+}
+
+fn random_game(b: &mut Board, seed: u64, plies: usize) -> Vec<Pos> {
+    let mut state = seed;
+    let mut played = Vec::new();
+    for _ in 0..plies {
+        let mut empties = Vec::new();
+        b.for_each_empty(|p| empties.push(p));
+        if empties.is_empty() {
+            break;
+        }
+        let p = empties[(splitmix64(&mut state) % empties.len() as u64) as usize];
+        b.make(p);
+        played.push(p);
+    }
+    played
+}
+
+#[test]
+fn make_undo_restores_everything() {
+    for (n, &rule) in RULES.iter().enumerate() {
+        let mut b = Board::new(15, 15, rule);
+        let start = b.clone();
+        random_game(&mut b, 7 + n as u64, 120);
+        assert_consistent(&b);
+        while b.last_move().is_some() {
+            b.undo();
+        }
+        assert_eq!(b.cells, start.cells);
+        assert_eq!(b.keys, start.keys);
+        assert_eq!(b.totals, start.totals);
+        assert_eq!(b.near, start.near);
+        assert_eq!(b.key, start.key);
+        assert_eq!(b.side, Color::Black);
+    }
+}
+
+#[test]
+fn incremental_state_matches_rebuild_on_odd_sizes() {
+    for (w, h) in [(5, 5), (32, 32), (20, 10), (7, 31)] {
+        let mut b = Board::new(w, h, Rule::Freestyle);
+        random_game(&mut b, (w * h) as u64, w * h / 2);
+        assert_consistent(&b);
+    }
+}
+
+#[test]
+fn two_move_orders_give_one_key() {
+    let mut a = Board::new(15, 15, Rule::Freestyle);
+    let mut b = Board::new(15, 15, Rule::Freestyle);
+    let p = |b: &Board, x, y| b.pos(x, y).unwrap();
+    for (x, y) in [(7, 7), (8, 8), (6, 6), (9, 9)] {
+        a.make(p(&a, x, y));
+    }
+    for (x, y) in [(6, 6), (9, 9), (7, 7), (8, 8)] {
+        b.make(p(&b, x, y));
+    }
+    assert_eq!(a.key(), b.key());
+    a.undo();
+    assert_ne!(a.key(), b.key());
+}
+
+#[test]
+fn take_back_any_stone() {
+    let mut b = Board::new(15, 15, Rule::Freestyle);
+    random_game(&mut b, 99, 30);
+    let victim = b.moves().nth(10).unwrap();
+    let color = b.get(victim).unwrap();
+    assert!(b.take_back(victim));
+    assert!(b.is_empty(victim));
+    assert_eq!(b.side_to_move(), color);
+    assert_eq!(b.moves().len(), 29);
+    assert_consistent(&b);
+    assert!(!b.take_back(victim));
+}
+
+#[test]
+fn five_in_every_direction_and_at_edges() {
+    // Each line: four black stones and the completing point, in all directions, hugging edges.
+    let lines: [(i64, i64, i64, i64); 6] =
+        [(0, 0, 1, 0), (10, 14, 1, 0), (0, 0, 0, 1), (14, 10, 0, 1), (0, 0, 1, 1), (14, 0, -1, 1)];
+    for rule in RULES {
+        for &(x0, y0, dx, dy) in &lines {
+            let mut b = Board::new(15, 15, rule);
+            for k in 0..4 {
+                b.set_side_to_move(Color::Black);
+                b.make(b.pos(x0 + k * dx, y0 + k * dy).unwrap());
+            }
+            let last = b.pos(x0 + 4 * dx, y0 + 4 * dy).unwrap();
+            assert!(b.makes_five(last, Color::Black), "{rule:?} {x0},{y0} {dx},{dy}");
+            assert_eq!(b.class(last, Color::Black), C_FIVE, "{rule:?} {x0},{y0} {dx},{dy}");
+            assert!(!b.makes_five(last, Color::White));
+        }
+    }
+}
+
+#[test]
+fn overline_and_caro_rules() {
+    let six = "......\n\
+               xxx.xx\n\
+               ......\n\
+               ......\n\
+               ......\n\
+               oooo..";
+    for (rule, wins) in [
+        (Rule::Freestyle, true),
+        (Rule::Standard, false),
+        (Rule::Renju, false),
+        (Rule::CaroOverline, true),
+        (Rule::CaroExact, false),
+    ] {
+        let b = Board::from_ascii(six, rule);
+        let p = b.pos(3, 1).unwrap();
+        assert_eq!(b.makes_five(p, Color::Black), wins, "{rule:?}");
+        assert_eq!(b.class(p, Color::Black) == C_FIVE, wins, "{rule:?}");
+    }
+    // Renju: white's overline wins.
+    let b = Board::from_ascii(&six.replace('x', "w").replace('o', "x").replace('w', "o"), Rule::Renju);
+    let p = b.pos(3, 1).unwrap();
+    assert!(b.makes_five(p, Color::White));
+
+    let blocked = "..........\n\
+                   .oxxxx.o..\n\
+                   ..........\n\
+                   ..........\n\
+                   ..........\n\
+                   ..........";
+    for (rule, wins) in [(Rule::Freestyle, true), (Rule::CaroOverline, false), (Rule::CaroExact, false)] {
+        let b = Board::from_ascii(blocked, rule);
+        let p = b.pos(6, 1).unwrap();
+        assert_eq!(b.makes_five(p, Color::Black), wins, "{rule:?}");
+        assert_eq!(b.class(p, Color::Black) == C_FIVE, wins, "{rule:?}");
+    }
+}
+
+#[test]
+fn table_fives_agree_with_direct_scan() {
+    for (n, &rule) in RULES.iter().enumerate() {
+        for game in 0..20u64 {
+            let mut b = Board::new(9, 9, rule);
+            random_game(&mut b, 1000 * n as u64 + game, 60);
+            let mut empties = Vec::new();
+            b.for_each_empty(|p| empties.push(p));
+            for p in empties {
+                for c in [Color::Black, Color::White] {
+                    assert_eq!(b.class(p, c) == C_FIVE, b.makes_five(p, c), "{rule:?}\n{}", b.to_ascii());
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn ascii_round_trip_and_names() {
+    let text = "x....\n.o...\n.....\n.....\n....x\n";
+    let b = Board::from_ascii(text, Rule::Freestyle);
+    assert_eq!(b.to_ascii(), text);
+    assert_eq!(b.side_to_move(), Color::White);
+    assert_eq!(b.pos_name(b.pos(7, 7).unwrap_or(Pos::NONE)), b.pos_name(Pos::NONE));
+    let big = Board::new(15, 15, Rule::Freestyle);
+    assert_eq!(big.pos_name(big.pos(7, 7).unwrap()), "h8");
+    assert_eq!(big.pos(15, 0), None);
+    assert_eq!(big.pos(-1, 3), None);
+    let wide = Board::new(30, 30, Rule::Freestyle);
+    assert_eq!(wide.pos_name(wide.pos(27, 3).unwrap()), "27,3");
+}
+
+#[test]
+fn candidates_are_near_stones() {
+    let mut b = Board::new(15, 15, Rule::Freestyle);
+    let mut none = 0;
+    b.for_each_candidate(|_| none += 1);
+    assert_eq!(none, 0);
+    b.make(b.pos(0, 0).unwrap());
+    let mut cands = Vec::new();
+    b.for_each_candidate(|p| cands.push(b.xy(p)));
+    assert!(cands.contains(&(2, 2)) && cands.contains(&(3, 0)) && cands.contains(&(3, 3)));
+    assert!(!cands.contains(&(3, 1)) && !cands.contains(&(0, 0)));
+    assert_eq!(cands.len(), 8 + 3);
+}

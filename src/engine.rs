@@ -1,0 +1,467 @@
+//! The session: board, rule and limits; turns commands into searches and replies.
+//!
+//! Runs on its own thread and is the only writer of stdout. Stop and quit requests reach a
+//! running search through `Signals`, which the reader thread sets.
+
+use crate::board::{Board, Color, Pos, MAX_SIZE, MIN_SIZE};
+use crate::protocol::io::{Envelope, Output};
+use crate::protocol::{parse_int, Command, Coord, Setup};
+use crate::rules::Rule;
+use crate::search::time::{self, Limits as TimeLimits};
+use crate::search::tt::Tt;
+use crate::search::{Iteration, Limits, Searcher, MAX_DEPTH, WIN};
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{mpsc, Arc};
+use std::time::Instant;
+
+pub const NAME: &str = "gorin";
+pub const VERSION: &str = env!("CARGO_PKG_VERSION");
+
+/// Memory budget when the manager sets none (`max_memory 0`), as Gomocup measures it.
+pub const DEFAULT_MEMORY: u64 = 350 << 20;
+/// Memory kept for everything but the hash table: code, stacks, pattern tables, boards.
+const MEMORY_RESERVE: u64 = 24 << 20;
+const MIN_HASH: u64 = 1 << 20;
+
+/// Flags the reader thread sets and the engine polls.
+#[derive(Default)]
+pub struct Signals {
+    /// Searches for commands with a sequence number below this must stop (YXSTOP / STOP).
+    pub stop_upto: AtomicU64,
+    /// END: stop everything and exit without another word.
+    pub quit: AtomicBool,
+}
+
+impl Signals {
+    fn must_stop(&self, seq: u64) -> bool {
+        self.quit.load(Ordering::Relaxed) || self.stop_upto.load(Ordering::Relaxed) > seq
+    }
+
+    fn quitting(&self) -> bool {
+        self.quit.load(Ordering::Relaxed)
+    }
+}
+
+/// Settings from `INFO` that shape the search.
+#[derive(Clone, Debug)]
+struct Settings {
+    time: TimeLimits,
+    max_memory: u64,
+    hash_kib: Option<u64>,
+    max_depth: i32,
+    max_nodes: u64,
+    game_type: i64,
+    folder: String,
+    thread_num: i64,
+    caution_factor: i64,
+    pondering: bool,
+    strength: i64,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            time: TimeLimits::default(),
+            max_memory: 0,
+            hash_kib: None,
+            max_depth: MAX_DEPTH,
+            max_nodes: u64::MAX,
+            game_type: 1,
+            folder: String::new(),
+            thread_num: 1,
+            caution_factor: 0,
+            pondering: false,
+            strength: 100,
+        }
+    }
+}
+
+pub struct Engine {
+    out: Output,
+    signals: Arc<Signals>,
+    board: Board,
+    rule: Rule,
+    settings: Settings,
+    tt: Option<Tt>,
+    /// Notes for the user (bad INFO values), sent as MESSAGE before the next move.
+    notes: Vec<String>,
+    /// Our own thinking time this game, for a match limit without `time_left`.
+    used_ms: i64,
+}
+
+/// Whether the engine keeps serving after a command.
+#[derive(PartialEq, Eq, Debug)]
+pub enum Flow {
+    Continue,
+    Quit,
+}
+
+impl Engine {
+    pub fn new(out: Output, signals: Arc<Signals>) -> Engine {
+        Engine {
+            out,
+            signals,
+            board: Board::new(15, 15, Rule::Freestyle),
+            rule: Rule::Freestyle,
+            settings: Settings::default(),
+            tt: None,
+            notes: Vec::new(),
+            used_ms: 0,
+        }
+    }
+
+    /// Serves commands until END, or until the channel closes after end of input.
+    pub fn run(mut self, rx: mpsc::Receiver<Envelope>) {
+        while let Ok(env) = rx.recv() {
+            if self.signals.quitting() {
+                return;
+            }
+            let Some(cmd) = env.cmd else { return };
+            if self.handle_safely(cmd, env.seq, env.arrived) == Flow::Quit {
+                return;
+            }
+        }
+    }
+
+    /// Handles a command; if handling panics (a bug), the board is restored and the command
+    /// is answered without a search, so one bug never costs a game by forfeit.
+    fn handle_safely(&mut self, cmd: Command, seq: u64, arrived: Instant) -> Flow {
+        let snapshot = self.board.clone();
+        let first = catch_unwind(AssertUnwindSafe(|| self.handle(cmd.clone(), seq, arrived, false)));
+        match first {
+            Ok(flow) => flow,
+            Err(_) => {
+                log::error!("panic while handling {cmd:?}; answering without search");
+                self.board = snapshot.clone();
+                self.tt = None;
+                match catch_unwind(AssertUnwindSafe(|| self.handle(cmd, seq, arrived, true))) {
+                    Ok(flow) => flow,
+                    Err(_) => {
+                        self.board = snapshot;
+                        self.out.line("ERROR internal error");
+                        Flow::Continue
+                    }
+                }
+            }
+        }
+    }
+
+    /// Handles one command. `safe` answers moves without searching (after a panic).
+    pub fn handle(&mut self, cmd: Command, seq: u64, arrived: Instant, safe: bool) -> Flow {
+        match cmd {
+            Command::Start { width, height } => self.start(width, height),
+            Command::Restart => {
+                self.new_game(self.board.width(), self.board.height());
+                self.out.line("OK");
+            }
+            Command::Begin => self.reply_move(seq, arrived, safe),
+            Command::Turn(c) => match self.point(c) {
+                Ok(p) => {
+                    self.board.make(p);
+                    self.reply_move(seq, arrived, safe);
+                }
+                Err(e) => self.out.line(&format!("ERROR TURN {}: {e}", show(c))),
+            },
+            Command::Play(c) => match self.point(c) {
+                Ok(p) => {
+                    self.board.make(p);
+                    self.out.line(&format!("{},{}", c.x, c.y));
+                }
+                Err(e) => self.out.line(&format!("ERROR PLAY {}: {e}", show(c))),
+            },
+            Command::Takeback(c) => match self.board.pos(c.x, c.y) {
+                Some(p) if self.board.take_back(p) => self.out.line("OK"),
+                Some(_) => self.out.line(&format!("ERROR TAKEBACK {}: no stone there", show(c))),
+                None => self.out.line(&format!("ERROR TAKEBACK {}: off the board", show(c))),
+            },
+            Command::Board(setup) => match self.setup(&setup) {
+                Ok(()) => self.reply_move(seq, arrived, safe),
+                Err(e) => self.out.line(&format!("ERROR {e}")),
+            },
+            Command::YxBoard(setup) => {
+                if let Err(e) = self.setup(&setup) {
+                    self.notes.push(e);
+                }
+            }
+            Command::Info { key, value } => self.info(&key, &value),
+            Command::End => return Flow::Quit,
+            Command::About => self.out.line(&about()),
+            Command::Stop => {}
+            Command::Malformed(why) => self.out.line(&format!("ERROR {why}")),
+            Command::Unknown(why) => self.out.line(&format!("UNKNOWN {why}")),
+        }
+        if self.signals.quitting() {
+            Flow::Quit
+        } else {
+            Flow::Continue
+        }
+    }
+
+    fn start(&mut self, width: i64, height: i64) {
+        let ok = |n: i64| (MIN_SIZE as i64..=MAX_SIZE as i64).contains(&n);
+        if ok(width) && ok(height) {
+            self.new_game(width as usize, height as usize);
+            self.out.line("OK");
+        } else {
+            self.out.line(&format!(
+                "ERROR unsupported board size {width}x{height} (sizes {MIN_SIZE} to {MAX_SIZE})"
+            ));
+        }
+    }
+
+    fn new_game(&mut self, width: usize, height: usize) {
+        if (width, height) != (self.board.width(), self.board.height()) {
+            // Table moves are grid indices of one board size.
+            self.tt = None;
+        }
+        self.board = Board::new(width, height, self.rule);
+        self.used_ms = 0;
+    }
+
+    /// Checks a point the manager sent: on the board and empty.
+    fn point(&self, c: Coord) -> Result<Pos, String> {
+        let p = self.board.pos(c.x, c.y).ok_or("off the board")?;
+        if self.board.is_empty(p) {
+            Ok(p)
+        } else {
+            Err("occupied".to_string())
+        }
+    }
+
+    /// Sets the position of a `BOARD` body; on any problem the board stays as it was.
+    fn setup(&mut self, setup: &Setup) -> Result<(), String> {
+        if let Some(e) = &setup.error {
+            return Err(e.clone());
+        }
+        let stones: Vec<_> = setup.stones.iter().filter(|s| s.field != 3).collect();
+        let own = stones.iter().filter(|s| s.field == 1).count();
+        let opp = stones.len() - own;
+        // Black has as many stones as white or one more; with equal counts we are black.
+        let own_color = if opp > own { Color::White } else { Color::Black };
+        let mut board = Board::new(self.board.width(), self.board.height(), self.rule);
+        for s in &stones {
+            let p = board
+                .pos(s.at.x, s.at.y)
+                .ok_or_else(|| format!("board stone {} is off the board", show(s.at)))?;
+            if !board.is_empty(p) {
+                return Err(format!("board stone {} is given twice", show(s.at)));
+            }
+            let color = if s.field == 1 { own_color } else { own_color.opp() };
+            board.set_side_to_move(color);
+            board.make(p);
+        }
+        board.set_side_to_move(own_color);
+        self.board = board;
+        Ok(())
+    }
+
+    fn info(&mut self, key: &str, value: &str) {
+        let number = || parse_int(value);
+        let mut bad = |what: &str| self.notes.push(format!("INFO {key} {value}: {what}, ignored"));
+        match key {
+            "timeout_turn" => match number() {
+                Ok(v) if v >= 0 => self.settings.time.turn_ms = v,
+                _ => bad("needs a number >= 0"),
+            },
+            "timeout_match" => match number() {
+                Ok(v) if v >= 0 => self.settings.time.match_ms = v,
+                _ => bad("needs a number >= 0"),
+            },
+            "time_left" => match number() {
+                Ok(v) => self.settings.time.time_left_ms = Some(v),
+                _ => bad("needs a number"),
+            },
+            "max_memory" => match value.trim().parse::<u64>() {
+                Ok(v) => {
+                    self.settings.max_memory = v;
+                    if v != 0 && v < MEMORY_RESERVE + MIN_HASH {
+                        bad("too small to play within; using the smallest table");
+                    }
+                }
+                Err(_) => bad("needs a number of bytes"),
+            },
+            "hash_size" => match value.trim().parse::<u64>() {
+                Ok(v) => self.settings.hash_kib = (v > 0).then_some(v),
+                Err(_) => bad("needs a size in KiB"),
+            },
+            "rule" => match number().ok().and_then(Rule::from_info) {
+                Some(rule) => self.set_rule(rule),
+                None => bad("not a rule value"),
+            },
+            "max_depth" => match number() {
+                Ok(v) => {
+                    self.settings.max_depth = if v <= 0 { MAX_DEPTH } else { v.min(MAX_DEPTH as i64) as i32 }
+                }
+                Err(_) => bad("needs a number"),
+            },
+            "max_node" => match value.trim().parse::<i64>() {
+                Ok(v) => self.settings.max_nodes = if v <= 0 { u64::MAX } else { v as u64 },
+                Err(_) => bad("needs a number"),
+            },
+            "game_type" => match number() {
+                Ok(v) => self.settings.game_type = v,
+                Err(_) => bad("needs a number"),
+            },
+            "thread_num" => match number() {
+                Ok(v) => self.settings.thread_num = v,
+                Err(_) => bad("needs a number"),
+            },
+            "caution_factor" => match number() {
+                Ok(v) => self.settings.caution_factor = v,
+                Err(_) => bad("needs a number"),
+            },
+            "pondering" => match number() {
+                Ok(v) => self.settings.pondering = v != 0,
+                Err(_) => bad("needs 0 or 1"),
+            },
+            "strength" => match number() {
+                Ok(v) => self.settings.strength = v.clamp(0, 100),
+                Err(_) => bad("needs 0 to 100"),
+            },
+            "folder" => self.settings.folder = value.to_string(),
+            // `evaluate` is a debugging aid of Piskvork's; unknown keys are ignored silently.
+            _ => {}
+        }
+    }
+
+    fn set_rule(&mut self, rule: Rule) {
+        if rule == self.rule {
+            return;
+        }
+        self.rule = rule;
+        self.tt = None;
+        // Pattern tables depend on the rule: replay the stones on a board of the new rule.
+        let mut board = Board::new(self.board.width(), self.board.height(), rule);
+        for p in self.board.moves() {
+            let color = self.board.get(p).expect("a played stone");
+            let (x, y) = self.board.xy(p);
+            let q = board.pos(x as i64, y as i64).expect("same size");
+            board.set_side_to_move(color);
+            board.make(q);
+        }
+        board.set_side_to_move(self.board.side_to_move());
+        self.board = board;
+    }
+
+    /// Size of the hash table the settings allow, in bytes.
+    fn hash_bytes(&self) -> u64 {
+        let budget = if self.settings.max_memory == 0 { DEFAULT_MEMORY } else { self.settings.max_memory };
+        let mut bytes = budget.saturating_sub(MEMORY_RESERVE).max(MIN_HASH);
+        if let Some(kib) = self.settings.hash_kib {
+            bytes = bytes.min(kib.saturating_mul(1024).max(MIN_HASH));
+        }
+        bytes
+    }
+
+    /// Chooses, plays and prints our move; prints `ERROR` if the board is full.
+    fn reply_move(&mut self, seq: u64, arrived: Instant, safe: bool) {
+        for note in std::mem::take(&mut self.notes) {
+            self.out.line(&format!("MESSAGE {note}"));
+        }
+        let Some(p) = self.choose(seq, arrived, safe) else {
+            self.out.line("ERROR the board is full");
+            return;
+        };
+        if self.signals.quitting() {
+            return;
+        }
+        let (x, y) = self.board.xy(p);
+        self.board.make(p);
+        self.out.line(&format!("{x},{y}"));
+    }
+
+    fn choose(&mut self, seq: u64, arrived: Instant, safe: bool) -> Option<Pos> {
+        let b = &self.board;
+        if b.is_full() {
+            return None;
+        }
+        if b.stone_count() == 0 {
+            return b.pos(b.width() as i64 / 2, b.height() as i64 / 2);
+        }
+        if safe {
+            let mut moves = Vec::new();
+            crate::search::movepick::generate(
+                b,
+                &mut moves,
+                &[Pos::NONE; 2],
+                &vec![0; crate::board::MAX_CELLS],
+                Pos::NONE,
+            );
+            let mut any = None;
+            b.for_each_empty(|p| any = any.or(Some(p)));
+            return moves.first().map(|m| m.pos).or(any);
+        }
+        let want = self.hash_bytes() as usize;
+        if self.tt.as_ref().is_none_or(|t| t.bytes() > want || t.bytes() * 2 <= want) {
+            self.tt = None; // free the old table before allocating the new one
+            self.tt = Some(Tt::new(want));
+        }
+        let tt = self.tt.as_mut().expect("allocated above");
+        tt.new_search();
+        let tt = self.tt.as_ref().expect("allocated above");
+        let budget = time::budget(&self.settings.time, self.board.stone_count(), self.used_ms);
+        let signals = Arc::clone(&self.signals);
+        let stop = move || signals.must_stop(seq);
+        let limits = Limits {
+            start: arrived,
+            soft: budget.soft,
+            hard: budget.hard,
+            max_depth: self.settings.max_depth,
+            max_nodes: self.settings.max_nodes,
+            stop: &stop,
+        };
+        let out = &mut self.out;
+        let board = &mut self.board;
+        let names = board.clone();
+        let result =
+            Searcher::new(tt, limits, self.rule).run(board, |it| out.line(&iteration_message(&names, it)));
+        self.used_ms += arrived.elapsed().as_millis() as i64;
+        Some(result.best)
+    }
+}
+
+/// `MESSAGE depth 8-15 ev 143 n 1.2M nps 600K tm 812 pv h8 i9 j10`
+pub fn iteration_message(b: &Board, it: &Iteration) -> String {
+    let ms = it.elapsed.as_millis().max(1) as u64;
+    let nps = it.nodes * 1000 / ms;
+    let pv: Vec<String> = it.pv.iter().map(|&p| b.pos_name(p)).collect();
+    let ev = if it.score.abs() >= crate::search::tt::WIN_THRESHOLD {
+        let plies = WIN - it.score.abs();
+        format!("{}{}", if it.score > 0 { "+M" } else { "-M" }, plies)
+    } else {
+        it.score.to_string()
+    };
+    format!(
+        "MESSAGE depth {}-{} ev {} n {} nps {} tm {} pv {}",
+        it.depth,
+        it.sel_depth,
+        ev,
+        compact(it.nodes),
+        compact(nps),
+        ms,
+        pv.join(" ")
+    )
+}
+
+/// 1234 → 1234, 12345 → 12K, 1234567 → 1.2M.
+fn compact(n: u64) -> String {
+    match n {
+        0..=9_999 => n.to_string(),
+        10_000..=999_999 => format!("{}K", n / 1000),
+        _ => format!("{:.1}M", n as f64 / 1e6),
+    }
+}
+
+fn show(c: Coord) -> String {
+    format!("{},{}", c.x, c.y)
+}
+
+pub fn about() -> String {
+    format!(
+        "name=\"{NAME}\", version=\"{VERSION}\", author=\"The Gorin developers\", country=\"International\""
+    )
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,213 @@
+use super::*;
+use std::sync::Mutex;
+
+/// A sink the test can read back.
+#[derive(Clone, Default)]
+struct Captured(Arc<Mutex<Vec<u8>>>);
+
+impl std::io::Write for Captured {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0.lock().unwrap().extend_from_slice(buf);
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+struct Session {
+    engine: Engine,
+    sink: Captured,
+    parser: crate::protocol::Parser,
+    seq: u64,
+}
+
+impl Session {
+    fn new() -> Session {
+        let sink = Captured::default();
+        let engine = Engine::new(Output::new(Box::new(sink.clone())), Arc::new(Signals::default()));
+        let mut s = Session { engine, sink, parser: crate::protocol::Parser::new(), seq: 0 };
+        s.send("INFO timeout_turn 300");
+        s.send("INFO max_memory 33554432");
+        s
+    }
+
+    /// Sends lines, returns the non-MESSAGE reply lines they produced.
+    fn send(&mut self, lines: &str) -> Vec<String> {
+        for line in lines.lines() {
+            if let Some(cmd) = self.parser.feed(line) {
+                self.seq += 1;
+                self.engine.handle(cmd, self.seq, Instant::now(), false);
+            }
+        }
+        let bytes = std::mem::take(&mut *self.sink.0.lock().unwrap());
+        String::from_utf8(bytes)
+            .unwrap()
+            .lines()
+            .filter(|l| !l.starts_with("MESSAGE"))
+            .map(String::from)
+            .collect()
+    }
+}
+
+#[test]
+fn start_sizes() {
+    let mut s = Session::new();
+    assert_eq!(s.send("START 15"), ["OK"]);
+    assert_eq!(s.send("START 5"), ["OK"]);
+    assert_eq!(s.send("START 32"), ["OK"]);
+    assert!(s.send("START 4")[0].starts_with("ERROR"));
+    assert!(s.send("START 33")[0].starts_with("ERROR"));
+    assert!(s.send("RECTSTART 20,33")[0].starts_with("ERROR"));
+    assert_eq!(s.send("RECTSTART 20,10"), ["OK"]);
+    assert_eq!((s.engine.board.width(), s.engine.board.height()), (20, 10));
+}
+
+#[test]
+fn begin_plays_the_centre_and_turn_replies() {
+    let mut s = Session::new();
+    s.send("START 15");
+    assert_eq!(s.send("BEGIN"), ["7,7"]);
+    let reply = s.send("TURN 8,8");
+    assert_eq!(reply.len(), 1);
+    let (x, y) = reply[0].split_once(',').unwrap();
+    let p = s.engine.board.pos(x.parse().unwrap(), y.parse().unwrap()).unwrap();
+    assert_eq!(s.engine.board.get(p), Some(Color::Black));
+    assert_eq!(s.engine.board.stone_count(), 3);
+}
+
+#[test]
+fn bad_moves_leave_the_board_unchanged() {
+    let mut s = Session::new();
+    s.send("START 15");
+    s.send("BEGIN");
+    let before = s.engine.board.to_ascii();
+    for bad in ["TURN 7,7", "TURN 15,0", "TURN -1,3", "TURN 7", "PLAY 7,7", "TAKEBACK 0,0", "TAKEBACK 99,1"] {
+        let r = s.send(bad);
+        assert!(r.len() == 1 && r[0].starts_with("ERROR"), "{bad}: {r:?}");
+        assert_eq!(s.engine.board.to_ascii(), before, "{bad}");
+    }
+}
+
+#[test]
+fn board_sets_colours_and_replies() {
+    let mut s = Session::new();
+    s.send("START 15");
+    let r = s.send("BOARD\n7,7,2\n8,8,1\n6,6,2\nDONE");
+    assert_eq!(r.len(), 1, "{r:?}");
+    // Opponent has one stone more: it is black and we are white.
+    let p = s.engine.board.pos(7, 7).unwrap();
+    assert_eq!(s.engine.board.get(p), Some(Color::Black));
+    assert_eq!(s.engine.board.stone_count(), 4);
+    // A bad body leaves the board as it was.
+    let before = s.engine.board.to_ascii();
+    let r = s.send("BOARD\n1,1,1\n1,1,2\nDONE");
+    assert!(r[0].starts_with("ERROR"), "{r:?}");
+    assert_eq!(s.engine.board.to_ascii(), before);
+    // An empty body acts like BEGIN.
+    assert_eq!(s.send("BOARD\nDONE"), ["7,7"]);
+}
+
+#[test]
+fn takeback_then_continue() {
+    let mut s = Session::new();
+    s.send("START 15");
+    s.send("BEGIN");
+    let reply = s.send("TURN 8,7");
+    assert_eq!(s.send(&format!("TAKEBACK {}", reply[0])), ["OK"]);
+    assert_eq!(s.send("TAKEBACK 8,7"), ["OK"]);
+    assert_eq!(s.engine.board.stone_count(), 1);
+    assert_eq!(s.engine.board.side_to_move(), Color::White);
+    assert_eq!(s.send("TURN 8,7").len(), 1);
+    assert_eq!(s.engine.board.stone_count(), 3);
+}
+
+#[test]
+fn play_echoes_and_places() {
+    let mut s = Session::new();
+    s.send("START 15");
+    assert_eq!(s.send("PLAY 3,4"), ["3,4"]);
+    assert!(s.engine.board.get(s.engine.board.pos(3, 4).unwrap()).is_some());
+}
+
+#[test]
+fn info_never_replies_but_reports_bad_values_before_the_move() {
+    let mut s = Session::new();
+    let r = s.send("INFO timeout_turn abc\nINFO TIMEOUT_MATCH 1000\nINFO foo bar\nINFO rule 1\nINFO evaluate 3,3\nSTART 15");
+    assert_eq!(r, ["OK"]);
+    assert_eq!(s.engine.settings.time.match_ms, 1000);
+    assert_eq!(s.engine.rule, Rule::Standard);
+    s.send("BEGIN");
+    let text = String::from_utf8(std::mem::take(&mut *s.sink.0.lock().unwrap())).unwrap();
+    assert!(text.is_empty());
+    s.send("INFO max_depth x");
+    s.engine.handle(Command::Begin, 99, Instant::now(), false);
+    let text = String::from_utf8(std::mem::take(&mut *s.sink.0.lock().unwrap())).unwrap();
+    assert!(text.starts_with("MESSAGE INFO max_depth x"), "{text}");
+}
+
+#[test]
+fn rule_change_keeps_the_stones() {
+    let mut s = Session::new();
+    s.send("START 15");
+    s.send("BOARD\n7,7,1\n8,8,2\n9,9,1\nDONE");
+    let before = s.engine.board.to_ascii();
+    s.send("INFO rule 4");
+    assert_eq!(s.engine.board.to_ascii(), before);
+    assert_eq!(s.engine.board.rule(), Rule::Renju);
+}
+
+#[test]
+fn full_board_is_an_error_not_a_hang() {
+    let mut s = Session::new();
+    s.send("START 5");
+    let mut body = String::from("BOARD\n");
+    for y in 0..5 {
+        for x in 0..5 {
+            // Columns in pairs so nobody has five in a row: x x o o x / o o x x o ...
+            let f = if ((x / 2) + y) % 2 == 0 { 1 } else { 2 };
+            body.push_str(&format!("{x},{y},{f}\n"));
+        }
+    }
+    body.push_str("DONE");
+    let r = s.send(&body);
+    assert_eq!(r.len(), 1);
+    assert!(r[0].starts_with("ERROR"), "{r:?}");
+}
+
+#[test]
+fn hash_follows_memory_settings() {
+    let mut s = Session::new();
+    s.send("INFO max_memory 67108864");
+    assert!(s.engine.hash_bytes() <= 64 << 20);
+    s.send("INFO max_memory 0");
+    assert!(s.engine.hash_bytes() <= DEFAULT_MEMORY - MEMORY_RESERVE);
+    s.send("INFO hash_size 4096");
+    assert_eq!(s.engine.hash_bytes(), 4 << 20);
+}
+
+#[test]
+fn about_has_no_commas_inside_values() {
+    let line = about();
+    for part in line.split(", ") {
+        let (k, v) = part.split_once('=').unwrap();
+        assert!(!k.is_empty() && v.starts_with('"') && v.ends_with('"'), "{part}");
+        assert!(!v.trim_matches('"').contains([',', '=']));
+    }
+}
+
+#[test]
+fn iteration_message_format() {
+    let b = Board::new(15, 15, Rule::Freestyle);
+    let it = Iteration {
+        depth: 8,
+        sel_depth: 15,
+        score: 143,
+        nodes: 1_234_567,
+        elapsed: std::time::Duration::from_millis(812),
+        pv: vec![b.pos(7, 7).unwrap(), b.pos(8, 8).unwrap()],
+    };
+    assert_eq!(iteration_message(&b, &it), "MESSAGE depth 8-15 ev 143 n 1.2M nps 1.5M tm 812 pv h8 i9");
+    let win = Iteration { score: WIN - 5, ..it };
+    assert!(iteration_message(&b, &win).contains(" ev +M5 "));
+}

@@ -1,0 +1,268 @@
+//! Line patterns: what a stone on an empty point would make along one line.
+//!
+//! Every point keeps, per direction, a 20-bit code of the ten points around it (five on each
+//! side, two bits each: empty, black, white, wall). A table indexed by that code says what
+//! placing a stone of one colour on the point would make on that line: a five, an open four, a
+//! four, an open three, ... The table is built once per (five rule, colour) by a memoised
+//! recursion over the window, so the definitions below are exact within the window and need no
+//! hand-written shape list:
+//! - five: the run through the point wins under the rule;
+//! - open four (F4): two different points would each complete a five through the point;
+//! - four (B4): exactly one point would;
+//! - open three (F3) / three (B3): some point would make an open four / a four;
+//! - and so on down to ones.
+//!
+//! Eleven points are enough for exact fives: a run of exactly five through the centre always
+//! has both of its end neighbours inside the window.
+
+use crate::board::Color;
+use crate::rules::{End, FiveRule};
+use std::sync::OnceLock;
+
+/// Cell states as stored in line codes and on the board.
+pub const EMPTY: u8 = 0;
+pub const BLACK: u8 = 1;
+pub const WHITE: u8 = 2;
+pub const WALL: u8 = 3;
+
+/// Points on each side of the centre that a line code covers.
+pub const HALF: usize = 5;
+/// Number of neighbour slots in a code.
+pub const SLOTS: usize = 2 * HALF;
+/// Number of distinct codes.
+pub const CODES: usize = 1 << (2 * SLOTS);
+
+/// Line pattern classes, ordered by strength (used with `max`).
+pub type Pat = u8;
+pub const NONE: Pat = 0;
+pub const B1: Pat = 1;
+pub const F1: Pat = 2;
+pub const B2: Pat = 3;
+pub const F2: Pat = 4;
+pub const B3: Pat = 5;
+pub const F3: Pat = 6;
+pub const B4: Pat = 7;
+pub const F4: Pat = 8;
+pub const F5: Pat = 9;
+/// A non-winning overline (exact-five rules): kept apart so renju can forbid it later.
+pub const OL: Pat = 10;
+/// Number of pattern classes (fits in a nibble).
+pub const PAT_COUNT: usize = 11;
+
+/// Slot of the neighbour at signed offset `k` (-5..=-1, 1..=5) in a line code.
+#[inline]
+pub const fn slot(k: i32) -> u32 {
+    if k < 0 {
+        (k + HALF as i32) as u32
+    } else {
+        (k + HALF as i32 - 1) as u32
+    }
+}
+
+/// The pattern table for one colour under one five rule.
+pub fn table(rule: FiveRule, color: Color) -> &'static [u8] {
+    static TABLES: [OnceLock<Box<[u8]>>; 8] = [const { OnceLock::new() }; 8];
+    let rule_index = match rule {
+        FiveRule::Long => 0,
+        FiveRule::Exact => 1,
+        FiveRule::CaroLong => 2,
+        FiveRule::CaroExact => 3,
+    };
+    let index = rule_index * 2 + color as usize;
+    TABLES[index].get_or_init(|| build(rule, color))
+}
+
+fn build(rule: FiveRule, color: Color) -> Box<[u8]> {
+    let own = match color {
+        Color::Black => BLACK,
+        Color::White => WHITE,
+    };
+    let mut memo = vec![u8::MAX; CODES].into_boxed_slice();
+    for code in 0..CODES as u32 {
+        if walls_at_ends(code) {
+            classify(code, own, rule, &mut memo);
+        }
+    }
+    for m in memo.iter_mut() {
+        if *m == u8::MAX {
+            *m = NONE;
+        }
+    }
+    memo
+}
+
+/// Codes whose walls are not contiguous with the window ends cannot occur on a board.
+fn walls_at_ends(code: u32) -> bool {
+    let cell = |s: usize| ((code >> (2 * s)) & 3) as u8;
+    let left_ok = (1..HALF).all(|s| cell(s) != WALL || cell(s - 1) == WALL);
+    let right_ok = (HALF..SLOTS - 1).all(|s| cell(s) != WALL || cell(s + 1) == WALL);
+    left_ok && right_ok
+}
+
+fn decode(code: u32, own: u8) -> [u8; SLOTS + 1] {
+    let mut line = [EMPTY; SLOTS + 1];
+    for s in 0..SLOTS {
+        let at = if s < HALF { s } else { s + 1 };
+        line[at] = ((code >> (2 * s)) & 3) as u8;
+    }
+    line[HALF] = own;
+    line
+}
+
+fn classify(code: u32, own: u8, rule: FiveRule, memo: &mut [u8]) -> Pat {
+    let cached = memo[code as usize];
+    if cached != u8::MAX {
+        return cached;
+    }
+    let line = decode(code, own);
+    let (len, ends) = run_through_centre(&line, own);
+    let pat = if rule.is_five(len, ends) {
+        F5
+    } else if len > 5 {
+        OL
+    } else {
+        let mut fives = 0;
+        let mut best = NONE;
+        for s in 0..SLOTS as u32 {
+            if (code >> (2 * s)) & 3 != EMPTY as u32 {
+                continue;
+            }
+            let next = classify(code | (own as u32) << (2 * s), own, rule, memo);
+            if next == F5 {
+                fives += 1;
+            } else {
+                best = best.max(weaken(next));
+            }
+        }
+        match fives {
+            0 => best,
+            1 => B4,
+            _ => F4,
+        }
+    };
+    memo[code as usize] = pat;
+    pat
+}
+
+/// The class one stone short of `pat`: what a point that can make `pat` is.
+fn weaken(pat: Pat) -> Pat {
+    match pat {
+        F4 => F3,
+        B4 => B3,
+        F3 => F2,
+        B3 => B2,
+        F2 => F1,
+        B2 => B1,
+        _ => NONE,
+    }
+}
+
+fn run_through_centre(line: &[u8; SLOTS + 1], own: u8) -> (usize, (End, End)) {
+    let mut lo = HALF;
+    while lo > 0 && line[lo - 1] == own {
+        lo -= 1;
+    }
+    let mut hi = HALF;
+    while hi < SLOTS && line[hi + 1] == own {
+        hi += 1;
+    }
+    let end = |at: Option<usize>| match at.map(|i| line[i]) {
+        Some(c) if c != own && c != EMPTY && c != WALL => End::Opponent,
+        _ => End::Open,
+    };
+    let left = end(lo.checked_sub(1));
+    let right = end(if hi < SLOTS { Some(hi + 1) } else { None });
+    (hi - lo + 1, (left, right))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Encodes a line written as text, centre marked `*`: `x` own (black), `o` white,
+    /// `.` empty, `|` wall. Exactly five characters must stand on each side of `*`.
+    fn code_of(text: &str) -> u32 {
+        let chars: Vec<char> = text.chars().collect();
+        assert_eq!(chars.len(), SLOTS + 1, "{text}");
+        assert_eq!(chars[HALF], '*');
+        let mut code = 0u32;
+        for (i, ch) in chars.iter().enumerate() {
+            if i == HALF {
+                continue;
+            }
+            let v = match ch {
+                '.' => EMPTY,
+                'x' => BLACK,
+                'o' => WHITE,
+                '|' => WALL,
+                _ => panic!("bad char {ch}"),
+            } as u32;
+            let k = i as i32 - HALF as i32;
+            code |= v << (2 * slot(k));
+        }
+        code
+    }
+
+    fn pat(rule: FiveRule, text: &str) -> Pat {
+        table(rule, Color::Black)[code_of(text) as usize]
+    }
+
+    #[test]
+    fn fives_per_rule() {
+        assert_eq!(pat(FiveRule::Long, "..xxx*x...."), F5);
+        assert_eq!(pat(FiveRule::Long, ".xxxx*x...."), F5);
+        assert_eq!(pat(FiveRule::Exact, ".xxxx*x...."), OL);
+        assert_eq!(pat(FiveRule::Exact, "..xxx*x...."), F5);
+        assert_eq!(pat(FiveRule::Exact, "oxxxx*o...."), F5);
+        assert_eq!(pat(FiveRule::CaroLong, "oxxxx*o...."), NONE);
+        assert_eq!(pat(FiveRule::CaroLong, "|xxxx*o...."), F5);
+        assert_eq!(pat(FiveRule::CaroLong, "xxxxx*o...."), F5);
+        assert_eq!(pat(FiveRule::CaroExact, "xxxxx*o...."), OL);
+    }
+
+    #[test]
+    fn fours_and_threes() {
+        assert_eq!(pat(FiveRule::Long, "...xx*x...."), F4);
+        assert_eq!(pat(FiveRule::Long, "..oxx*x...."), B4);
+        assert_eq!(pat(FiveRule::Long, "...x.*xx..."), B4);
+        assert_eq!(pat(FiveRule::Long, "x.xx.*.xx.x"), F3);
+        assert_eq!(pat(FiveRule::Long, "....x*x...."), F3);
+        assert_eq!(pat(FiveRule::Long, "...ox*x...."), B3);
+        assert_eq!(pat(FiveRule::Long, "....x*....."), F2);
+        assert_eq!(pat(FiveRule::Long, "|||x.*xx..."), B4);
+        assert_eq!(pat(FiveRule::Long, "||||.*xx.o."), B3);
+        // Two separate fives through the centre in one line: as good as an open four.
+        assert_eq!(pat(FiveRule::Long, ".x.xx*.x..."), F4);
+    }
+
+    #[test]
+    fn exact_five_sees_overline_blocks() {
+        // xxxx.x with the centre in the gap makes six: not a five, not a four.
+        assert_eq!(pat(FiveRule::Exact, "xxxxx*....."), OL);
+        // Filling the left gap would make six: under exact rules only the right gap wins.
+        assert_eq!(pat(FiveRule::Exact, "xx.xx*.x..."), B4);
+        assert_eq!(pat(FiveRule::Long, "xx.xx*.x..."), F4);
+    }
+
+    #[test]
+    fn white_table_mirrors_black() {
+        let b = table(FiveRule::Long, Color::Black);
+        let w = table(FiveRule::Long, Color::White);
+        let swap = |code: u32| {
+            let mut out = 0;
+            for s in 0..SLOTS {
+                let v = (code >> (2 * s)) & 3;
+                let v = match v as u8 {
+                    BLACK => WHITE as u32,
+                    WHITE => BLACK as u32,
+                    _ => v,
+                };
+                out |= v << (2 * s);
+            }
+            out
+        };
+        for code in (0..CODES as u32).step_by(97) {
+            assert_eq!(b[code as usize], w[swap(code) as usize], "code {code:#x}");
+        }
+    }
+}

@@ -1,0 +1,9 @@
+//! Gorin: a Gomoku / Renju engine for the Gomocup brain protocol.
+
+pub mod bench;
+pub mod board;
+pub mod engine;
+pub mod eval;
+pub mod protocol;
+pub mod rules;
+pub mod search;

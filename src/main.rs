@@ -1,0 +1,34 @@
+//! `pbrain-gorin`: with no arguments, a Gomocup brain on stdin/stdout; `bench` runs the
+//! deterministic benchmark.
+
+use std::process::ExitCode;
+
+fn main() -> ExitCode {
+    // stderr is read into the protocol channel by Piskvork and c-gomoku-cli: silent unless asked.
+    if std::env::var_os("RUST_LOG").is_some() {
+        env_logger::init();
+    }
+    std::panic::set_hook(Box::new(|info| log::error!("{info}")));
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    match args.first().map(String::as_str) {
+        None => {
+            gorin::protocol::io::serve();
+            ExitCode::SUCCESS
+        }
+        Some("bench") => match gorin::bench::run(&args[1..]) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("bench: {e:#}");
+                ExitCode::from(2)
+            }
+        },
+        Some("--version" | "-V") => {
+            println!("{} {}", gorin::engine::NAME, gorin::engine::VERSION);
+            ExitCode::SUCCESS
+        }
+        Some(other) => {
+            eprintln!("usage: pbrain-gorin [bench [depth]]   (unknown argument '{other}')");
+            ExitCode::from(2)
+        }
+    }
+}

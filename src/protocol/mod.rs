@@ -1,0 +1,215 @@
+//! The Gomocup brain protocol: commands as types, and a parser that turns lines into them.
+//!
+//! The parser is pure (lines in, commands out) so every branch is unit-tested without a
+//! process. Multi-line commands (`BOARD` ... `DONE`) are gathered by the parser's small state
+//! machine and come out as one command.
+
+pub mod io;
+
+/// A point as the manager sent it (not yet checked against the board size).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Coord {
+    pub x: i64,
+    pub y: i64,
+}
+
+/// One `x,y,f` line of a `BOARD` body.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Stone {
+    pub at: Coord,
+    /// 1 = own stone, 2 = opponent's, 3 = a mark of a continuous game (not a stone).
+    pub field: u8,
+}
+
+/// A position sent as a `BOARD`/`YXBOARD` body.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct Setup {
+    pub stones: Vec<Stone>,
+    /// The first malformed body line, reported once at `DONE`.
+    pub error: Option<String>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Command {
+    Start {
+        width: i64,
+        height: i64,
+    },
+    Restart,
+    Begin,
+    Turn(Coord),
+    /// `BOARD` body: reply with a move.
+    Board(Setup),
+    /// `YXBOARD` body: set the position, no reply.
+    YxBoard(Setup),
+    Takeback(Coord),
+    Play(Coord),
+    Info {
+        key: String,
+        value: String,
+    },
+    End,
+    About,
+    /// `YXSTOP` / `STOP`: answer now with the best move so far.
+    Stop,
+    /// A known command with unusable arguments: answer `ERROR <why>`.
+    Malformed(String),
+    /// Anything else: answer `UNKNOWN <why>`.
+    Unknown(String),
+}
+
+/// Which multi-line body is being read.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum Body {
+    Board,
+    YxBoard,
+    Swap2,
+}
+
+/// Turns protocol lines into commands.
+#[derive(Default)]
+pub struct Parser {
+    body: Option<(Body, Setup)>,
+}
+
+impl Parser {
+    pub fn new() -> Parser {
+        Parser::default()
+    }
+
+    /// Feeds one line (without its line ending); returns a command when one is complete.
+    pub fn feed(&mut self, line: &str) -> Option<Command> {
+        let line = line.trim();
+        if line.is_empty() {
+            return None;
+        }
+        if self.body.is_some() {
+            return self.feed_body(line);
+        }
+        let (word, rest) = match line.split_once(char::is_whitespace) {
+            Some((w, r)) => (w, r.trim()),
+            None => (line, ""),
+        };
+        let word = word.to_ascii_uppercase();
+        let cmd = match word.as_str() {
+            "START" => match parse_int(rest) {
+                Ok(n) => Command::Start { width: n, height: n },
+                Err(e) => Command::Malformed(format!("START needs a board size: {e}")),
+            },
+            "RECTSTART" => match parse_pair(rest) {
+                Ok(c) => Command::Start { width: c.x, height: c.y },
+                Err(e) => Command::Malformed(format!("RECTSTART needs width,height: {e}")),
+            },
+            "RESTART" => Command::Restart,
+            "BEGIN" => Command::Begin,
+            "TURN" => coord_command(rest, "TURN", Command::Turn),
+            "TAKEBACK" => coord_command(rest, "TAKEBACK", Command::Takeback),
+            "PLAY" => coord_command(rest, "PLAY", Command::Play),
+            "BOARD" => return self.open(Body::Board),
+            "YXBOARD" => return self.open(Body::YxBoard),
+            "SWAP2BOARD" => return self.open(Body::Swap2),
+            "INFO" => {
+                let (key, value) = match rest.split_once(char::is_whitespace) {
+                    Some((k, v)) => (k, v.trim()),
+                    None => (rest, ""),
+                };
+                Command::Info { key: key.to_ascii_lowercase(), value: value.to_string() }
+            }
+            "END" => Command::End,
+            "ABOUT" => Command::About,
+            "YXSTOP" | "STOP" => Command::Stop,
+            _ => Command::Unknown(format!("unknown command '{}'", shorten(line))),
+        };
+        Some(cmd)
+    }
+
+    /// Whether a multi-line body is open (its lines are not commands).
+    pub fn in_body(&self) -> bool {
+        self.body.is_some()
+    }
+
+    fn open(&mut self, body: Body) -> Option<Command> {
+        self.body = Some((body, Setup::default()));
+        None
+    }
+
+    fn feed_body(&mut self, line: &str) -> Option<Command> {
+        let upper = line.to_ascii_uppercase();
+        if upper == "END" {
+            // A manager giving up on an unfinished body must still be able to stop us.
+            self.body = None;
+            return Some(Command::End);
+        }
+        let (kind, setup) = self.body.as_mut().expect("body is open");
+        if upper == "DONE" {
+            let (kind, setup) = (*kind, std::mem::take(setup));
+            self.body = None;
+            return Some(match kind {
+                Body::Board => Command::Board(setup),
+                Body::YxBoard => Command::YxBoard(setup),
+                Body::Swap2 => Command::Unknown("SWAP2BOARD is not supported yet".to_string()),
+            });
+        }
+        match parse_stone(line) {
+            Ok(stone) => setup.stones.push(stone),
+            Err(e) => {
+                if setup.error.is_none() {
+                    setup.error = Some(format!("bad board line '{}': {e}", shorten(line)));
+                }
+            }
+        }
+        None
+    }
+}
+
+fn coord_command(rest: &str, name: &str, make: fn(Coord) -> Command) -> Command {
+    match parse_pair(rest) {
+        Ok(c) => make(c),
+        Err(e) => Command::Malformed(format!("{name} needs x,y: {e}")),
+    }
+}
+
+fn shorten(s: &str) -> String {
+    const MAX: usize = 40;
+    if s.chars().count() <= MAX {
+        s.to_string()
+    } else {
+        format!("{}...", s.chars().take(MAX).collect::<String>())
+    }
+}
+
+/// Reads a decimal integer; values beyond i32 are rejected as the protocol never needs them.
+pub fn parse_int(s: &str) -> Result<i64, String> {
+    let s = s.trim();
+    if s.is_empty() {
+        return Err("missing number".to_string());
+    }
+    s.parse::<i32>().map(i64::from).map_err(|_| format!("'{}' is not a number", shorten(s)))
+}
+
+fn parse_fields(s: &str, n: usize) -> Result<Vec<i64>, String> {
+    let parts: Vec<&str> = s.split(',').collect();
+    if parts.len() != n {
+        return Err(format!("expected {n} comma-separated numbers, got '{}'", shorten(s)));
+    }
+    parts.iter().map(|p| parse_int(p)).collect()
+}
+
+pub fn parse_pair(s: &str) -> Result<Coord, String> {
+    let v = parse_fields(s, 2)?;
+    Ok(Coord { x: v[0], y: v[1] })
+}
+
+fn parse_stone(s: &str) -> Result<Stone, String> {
+    let v = parse_fields(s, 3)?;
+    let field = match v[2] {
+        1 => 1,
+        2 => 2,
+        3 => 3,
+        f => return Err(format!("field {f} is not 1, 2 or 3")),
+    };
+    Ok(Stone { at: Coord { x: v[0], y: v[1] }, field })
+}
+
+#[cfg(test)]
+mod tests;

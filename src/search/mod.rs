@@ -1,0 +1,521 @@
+//! Iterative-deepening principal-variation search.
+//!
+//! The search never prints: each finished iteration is handed to a callback, and the result
+//! is returned to the caller (the engine), which owns the protocol.
+
+pub mod movepick;
+pub mod time;
+pub mod tt;
+
+use crate::board::{Board, Color, Pos, MAX_CELLS};
+use crate::eval::{C_FIVE, C_OPEN_FOUR};
+use crate::rules::Rule;
+use movepick::{five_point, generate, generate_fours, Scored};
+use std::time::{Duration, Instant};
+use tt::{score_from_tt, score_to_tt, Bound, Tt, WIN_THRESHOLD};
+
+/// Score of a five made at the root; a win `n` plies away scores `WIN - n`.
+pub const WIN: i32 = 30_000;
+const INF: i32 = 31_000;
+pub const MAX_PLY: usize = 128;
+pub const MAX_DEPTH: i32 = 64;
+/// Plies of fours the threat quiescence may chain beyond the nominal depth.
+const QUIESCENCE_FOURS: i32 = 16;
+/// Nodes between two looks at the clock and the stop flag.
+const CHECK_INTERVAL: u64 = 1024;
+const ASPIRATION: i32 = 60;
+
+/// What bounds one search.
+pub struct Limits<'a> {
+    /// When the command that asked for the move arrived.
+    pub start: Instant,
+    /// Past this, start no new iteration.
+    pub soft: Duration,
+    /// Past this, stop at once.
+    pub hard: Duration,
+    pub max_depth: i32,
+    pub max_nodes: u64,
+    /// Polled with the clock: true when the manager asked us to stop (or to quit).
+    pub stop: &'a dyn Fn() -> bool,
+}
+
+/// One finished iteration, as reported to the caller.
+#[derive(Clone, Debug)]
+pub struct Iteration {
+    pub depth: i32,
+    pub sel_depth: i32,
+    pub score: i32,
+    pub nodes: u64,
+    pub elapsed: Duration,
+    pub pv: Vec<Pos>,
+}
+
+#[derive(Clone, Debug)]
+pub struct Outcome {
+    pub best: Pos,
+    pub score: i32,
+    pub depth: i32,
+    pub nodes: u64,
+    pub pv: Vec<Pos>,
+}
+
+/// How a node continues after a forced block (the block costs no depth).
+#[derive(Copy, Clone)]
+enum Next {
+    Search { depth: i32, pv: bool },
+    Quiesce { fours: i32 },
+}
+
+/// Search state that lives across the nodes of one search.
+pub struct Searcher<'a> {
+    tt: &'a Tt,
+    limits: Limits<'a>,
+    nodes: u64,
+    sel_depth: i32,
+    aborted: bool,
+    killers: Vec<[Pos; 2]>,
+    history: Vec<i32>,
+    pv: Vec<[Pos; MAX_PLY]>,
+    pv_len: [usize; MAX_PLY + 1],
+    move_lists: Vec<Vec<Scored>>,
+    /// In caro a block can turn the other end of an open four into a five blocked at both
+    /// ends, so an open four is not a sure win there.
+    open_four_wins: bool,
+}
+
+/// Whether a score says the game is decided.
+pub fn is_decisive(score: i32) -> bool {
+    score.abs() >= WIN_THRESHOLD
+}
+
+impl<'a> Searcher<'a> {
+    pub fn new(tt: &'a Tt, limits: Limits<'a>, rule: Rule) -> Searcher<'a> {
+        Searcher {
+            tt,
+            limits,
+            nodes: 0,
+            sel_depth: 0,
+            aborted: false,
+            killers: vec![[Pos::NONE; 2]; MAX_PLY + 1],
+            history: vec![0; MAX_CELLS],
+            pv: vec![[Pos::NONE; MAX_PLY]; MAX_PLY + 1],
+            pv_len: [0; MAX_PLY + 1],
+            move_lists: (0..=MAX_PLY).map(|_| Vec::with_capacity(256)).collect(),
+            open_four_wins: !matches!(rule, Rule::CaroOverline | Rule::CaroExact),
+        }
+    }
+
+    pub fn nodes(&self) -> u64 {
+        self.nodes
+    }
+
+    /// Searches the position for the side to move and returns the best move found. The board
+    /// must have at least one empty point; it is returned unchanged.
+    pub fn run(&mut self, b: &mut Board, mut report: impl FnMut(&Iteration)) -> Outcome {
+        let us = b.side_to_move();
+        let fallback = self.fallback_move(b);
+        // Decisions that need no search: take a five, block the only five of the opponent.
+        if let Some(p) = five_point(b, us) {
+            return self.single(p, WIN - 1);
+        }
+        if let Some(p) = five_point(b, us.opp()) {
+            let mut probe = b.clone();
+            probe.make(p);
+            let more = five_point(&probe, us.opp()).is_some();
+            return self.single(p, if more { -(WIN - 2) } else { 0 });
+        }
+        let mut root = Vec::new();
+        generate(b, &mut root, &[Pos::NONE; 2], &self.history, Pos::NONE);
+        if root.is_empty() {
+            return self.single(fallback, 0);
+        }
+        if root.len() == 1 {
+            return self.single(root[0].pos, 0);
+        }
+        let mut best = Outcome { best: root[0].pos, score: 0, depth: 0, nodes: 0, pv: vec![root[0].pos] };
+        let mut prev_score = 0;
+        for depth in 1..=self.limits.max_depth.clamp(1, MAX_DEPTH) {
+            self.sel_depth = 0;
+            let (mut lo, mut hi) = if depth >= 5 && !is_decisive(prev_score) {
+                (prev_score - ASPIRATION, prev_score + ASPIRATION)
+            } else {
+                (-INF, INF)
+            };
+            let (score, done) = loop {
+                let (score, best_here) = self.root_search(b, &mut root, lo, hi, depth);
+                if let Some(p) = best_here {
+                    if self.aborted {
+                        // A move that beat the previous best in a finished sub-search is kept.
+                        best.best = p;
+                        best.pv = self.pv[0][..self.pv_len[0]].to_vec();
+                    }
+                }
+                if self.aborted {
+                    break (score, false);
+                }
+                if score <= lo && lo > -INF {
+                    lo = (lo - 4 * ASPIRATION).max(-INF);
+                } else if score >= hi && hi < INF {
+                    hi = (hi + 4 * ASPIRATION).min(INF);
+                } else {
+                    break (score, true);
+                }
+            };
+            if !done {
+                break;
+            }
+            prev_score = score;
+            best = Outcome {
+                best: self.pv[0][0],
+                score,
+                depth,
+                nodes: self.nodes,
+                pv: self.pv[0][..self.pv_len[0]].to_vec(),
+            };
+            report(&Iteration {
+                depth,
+                sel_depth: self.sel_depth.max(depth),
+                score,
+                nodes: self.nodes,
+                elapsed: self.limits.start.elapsed(),
+                pv: best.pv.clone(),
+            });
+            let settled = is_decisive(score) && WIN - score.abs() <= depth;
+            if settled || self.limits.start.elapsed() >= self.limits.soft {
+                break;
+            }
+        }
+        best.nodes = self.nodes;
+        if !b.is_empty(best.best) {
+            best.best = fallback;
+        }
+        best
+    }
+
+    fn single(&self, p: Pos, score: i32) -> Outcome {
+        Outcome { best: p, score, depth: 0, nodes: self.nodes, pv: vec![p] }
+    }
+
+    /// Any legal move: the first candidate, else the first empty point.
+    fn fallback_move(&self, b: &Board) -> Pos {
+        let mut first = Pos::NONE;
+        b.for_each_candidate(|p| {
+            if first == Pos::NONE {
+                first = p;
+            }
+        });
+        if first == Pos::NONE {
+            b.for_each_empty(|p| {
+                if first == Pos::NONE {
+                    first = p;
+                }
+            });
+        }
+        first
+    }
+
+    /// One pass over the root moves; returns the score and the best move of the pass (if a
+    /// sub-search finished and raised alpha). Moves are re-ordered best first for the next pass.
+    fn root_search(
+        &mut self,
+        b: &mut Board,
+        root: &mut [Scored],
+        mut alpha: i32,
+        beta: i32,
+        depth: i32,
+    ) -> (i32, Option<Pos>) {
+        let mut best_score = -INF;
+        let mut best_move = None;
+        self.pv_len[0] = 0;
+        for (i, m) in root.iter_mut().enumerate() {
+            let p = m.pos;
+            b.make(p);
+            let score = if i == 0 {
+                -self.negamax(b, -beta, -alpha, depth - 1, 1, true)
+            } else {
+                let s = -self.negamax(b, -alpha - 1, -alpha, depth - 1, 1, false);
+                if s > alpha && s < beta && !self.aborted {
+                    -self.negamax(b, -beta, -alpha, depth - 1, 1, true)
+                } else {
+                    s
+                }
+            };
+            b.undo();
+            if self.aborted {
+                break;
+            }
+            m.score = if score > alpha { score } else { -INF + i as i32 };
+            if score > best_score {
+                best_score = score;
+                if score > alpha {
+                    best_move = Some(p);
+                    alpha = score;
+                    self.update_pv(0, p);
+                    if score >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        // Best first; the rest keep their relative order (stable sort).
+        root.sort_by_key(|m| std::cmp::Reverse(m.score));
+        (best_score, best_move)
+    }
+
+    fn update_pv(&mut self, ply: usize, p: Pos) {
+        let child = self.pv_len[ply + 1].max(ply + 1);
+        self.pv[ply][ply] = p;
+        for k in ply + 1..child {
+            self.pv[ply][k] = self.pv[ply + 1][k];
+        }
+        self.pv_len[ply] = child;
+    }
+
+    fn poll(&mut self) {
+        if self.nodes.is_multiple_of(CHECK_INTERVAL)
+            && (self.limits.start.elapsed() >= self.limits.hard
+                || self.nodes >= self.limits.max_nodes
+                || (self.limits.stop)())
+        {
+            self.aborted = true;
+        }
+    }
+
+    /// Checks that settle a node before any move is searched. Returns a score when the node
+    /// is decided or forced, after playing out a forced block.
+    fn threats(&mut self, b: &mut Board, alpha: i32, beta: i32, ply: usize, next: Next) -> Option<i32> {
+        let us = b.side_to_move();
+        let them = us.opp();
+        let ply_i = ply as i32;
+        if b.class_count(us, C_FIVE) > 0 {
+            return Some(WIN - ply_i - 1);
+        }
+        let their_fives = b.class_count(them, C_FIVE);
+        if their_fives >= 2 {
+            // Two fives can only be blocked one at a time (both may be one point in rare
+            // overlapping shapes, so check the point itself).
+            let p = five_point(b, them)?;
+            b.make(p);
+            let still = five_point(b, them).is_some();
+            b.undo();
+            if still {
+                return Some(-(WIN - ply_i - 2));
+            }
+        }
+        if their_fives >= 1 {
+            let p = five_point(b, them)?;
+            b.make(p);
+            let score = match next {
+                Next::Quiesce { fours } => -self.quiesce(b, -beta, -alpha, ply + 1, fours),
+                Next::Search { depth, pv } => -self.negamax(b, -beta, -alpha, depth, ply + 1, pv),
+            };
+            b.undo();
+            if score > alpha && !self.aborted {
+                self.update_pv(ply, p);
+            }
+            return Some(score);
+        }
+        if self.open_four_wins && b.class_count(us, C_OPEN_FOUR) > 0 {
+            return Some(WIN - ply_i - 3);
+        }
+        None
+    }
+
+    fn negamax(
+        &mut self,
+        b: &mut Board,
+        mut alpha: i32,
+        mut beta: i32,
+        depth: i32,
+        ply: usize,
+        pv: bool,
+    ) -> i32 {
+        self.pv_len[ply] = ply;
+        self.nodes += 1;
+        self.poll();
+        if self.aborted {
+            return 0;
+        }
+        self.sel_depth = self.sel_depth.max(ply as i32);
+        if b.is_full() {
+            return 0;
+        }
+        if ply >= MAX_PLY - 1 {
+            return b.evaluate();
+        }
+        let ply_i = ply as i32;
+        alpha = alpha.max(-(WIN - ply_i));
+        beta = beta.min(WIN - ply_i - 1);
+        if alpha >= beta {
+            return alpha;
+        }
+        if let Some(score) = self.threats(b, alpha, beta, ply, Next::Search { depth, pv }) {
+            return score;
+        }
+        if depth <= 0 {
+            return self.quiesce(b, alpha, beta, ply, 0);
+        }
+
+        let key = b.key();
+        let mut tt_move = Pos::NONE;
+        if let Some(hit) = self.tt.probe(key) {
+            tt_move = if b.is_empty(hit.mv) { hit.mv } else { Pos::NONE };
+            let score = score_from_tt(hit.score, ply_i);
+            if !pv && hit.depth >= depth {
+                let cut = match hit.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => score >= beta,
+                    Bound::Upper => score <= alpha,
+                };
+                if cut {
+                    return score;
+                }
+            }
+        }
+
+        let mut moves = std::mem::take(&mut self.move_lists[ply]);
+        generate(b, &mut moves, &self.killers[ply], &self.history, tt_move);
+        if moves.is_empty() {
+            self.move_lists[ply] = moves;
+            return b.evaluate();
+        }
+        let us = b.side_to_move();
+        let defending = movepick::under_three_threat(b, us.opp());
+        let alpha_orig = alpha;
+        let mut best_score = -INF;
+        let mut best_move = Pos::NONE;
+        for (i, m) in moves.iter().enumerate() {
+            let p = m.pos;
+            let forcing = b.class(p, us) >= crate::eval::C_THREE;
+            let reduction =
+                if !pv && !defending && !forcing && depth >= 3 && i >= 3 { 1 + (i >= 10) as i32 } else { 0 };
+            b.make(p);
+            let mut score;
+            if i == 0 {
+                score = -self.negamax(b, -beta, -alpha, depth - 1, ply + 1, pv);
+            } else {
+                score = -self.negamax(b, -alpha - 1, -alpha, depth - 1 - reduction, ply + 1, false);
+                if score > alpha && reduction > 0 && !self.aborted {
+                    score = -self.negamax(b, -alpha - 1, -alpha, depth - 1, ply + 1, false);
+                }
+                if score > alpha && score < beta && pv && !self.aborted {
+                    score = -self.negamax(b, -beta, -alpha, depth - 1, ply + 1, true);
+                }
+            }
+            b.undo();
+            if self.aborted {
+                self.move_lists[ply] = moves;
+                return 0;
+            }
+            if score > best_score {
+                best_score = score;
+                best_move = p;
+                if score > alpha {
+                    alpha = score;
+                    self.update_pv(ply, p);
+                    if score >= beta {
+                        self.reward(ply, p, depth);
+                        break;
+                    }
+                }
+            }
+        }
+        self.move_lists[ply] = moves;
+        let bound = if best_score >= beta {
+            Bound::Lower
+        } else if best_score > alpha_orig {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.tt.store(key, best_move, score_to_tt(best_score, ply_i), 0, depth, bound);
+        best_score
+    }
+
+    fn reward(&mut self, ply: usize, p: Pos, depth: i32) {
+        let k = &mut self.killers[ply];
+        if k[0] != p {
+            k[1] = k[0];
+            k[0] = p;
+        }
+        let h = &mut self.history[p.index()];
+        *h = (*h + depth * depth).min(1 << 20);
+    }
+
+    /// Threat quiescence: stand pat on the static value, or continue with our fours (each
+    /// forces a block), which finds continuous-four wins past the nominal depth.
+    fn quiesce(&mut self, b: &mut Board, mut alpha: i32, beta: i32, ply: usize, fours: i32) -> i32 {
+        self.pv_len[ply] = ply;
+        self.nodes += 1;
+        self.poll();
+        if self.aborted {
+            return 0;
+        }
+        self.sel_depth = self.sel_depth.max(ply as i32);
+        if b.is_full() {
+            return 0;
+        }
+        if ply >= MAX_PLY - 2 {
+            return b.evaluate();
+        }
+        if let Some(score) = self.threats(b, alpha, beta, ply, Next::Quiesce { fours }) {
+            return score;
+        }
+        let stand = b.evaluate();
+        if stand >= beta {
+            return stand;
+        }
+        alpha = alpha.max(stand);
+        let us = b.side_to_move();
+        let four_makers =
+            b.class_count(us, crate::eval::C_FOUR) + b.class_count(us, crate::eval::C_FOUR_THREE);
+        if fours >= QUIESCENCE_FOURS || four_makers == 0 {
+            return stand;
+        }
+        let mut moves = std::mem::take(&mut self.move_lists[ply]);
+        generate_fours(b, &mut moves);
+        let mut best = stand;
+        for m in moves.iter() {
+            b.make(m.pos);
+            let score = -self.quiesce(b, -beta, -alpha, ply + 1, fours + 1);
+            b.undo();
+            if self.aborted {
+                break;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    alpha = score;
+                    self.update_pv(ply, m.pos);
+                    if score >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        self.move_lists[ply] = moves;
+        if self.aborted {
+            0
+        } else {
+            best
+        }
+    }
+}
+
+/// The side a score is for, in words, for logs and messages.
+pub fn describe(score: i32, side: Color) -> String {
+    let who = match side {
+        Color::Black => "black",
+        Color::White => "white",
+    };
+    if score >= WIN_THRESHOLD {
+        format!("{who} wins in {}", WIN - score)
+    } else if score <= -WIN_THRESHOLD {
+        format!("{who} loses in {}", WIN + score)
+    } else {
+        format!("{score}")
+    }
+}
+
+#[cfg(test)]
+mod tests;
