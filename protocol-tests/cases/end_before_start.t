@@ -1,0 +1,3 @@
+# END before anything else still exits cleanly.
+> END
+exit 500
