@@ -42,7 +42,7 @@ pub const FAST: Budget = Budget { soft: Duration::from_millis(5), hard: Duration
 
 /// Time kept back from a turn limit for process and pipe latency and the stop-check interval.
 fn turn_reserve(turn_ms: i64) -> i64 {
-    (turn_ms / 8).clamp(30, 1_000)
+    (turn_ms / 6).clamp(40, 1_000)
 }
 
 /// Moves a game is assumed to still need from us, given how many stones are on the board.
@@ -99,7 +99,7 @@ mod tests {
     #[test]
     fn turn_limit_leaves_a_margin() {
         let b = budget(&Limits { turn_ms: 200, match_ms: 0, time_left_ms: None }, 10, 0);
-        assert!(ms(b.hard) <= 170 && ms(b.hard) >= 100, "{b:?}");
+        assert!(ms(b.hard) <= 160 && ms(b.hard) >= 100, "{b:?}");
         assert!(b.soft <= b.hard);
         let b = budget(&Limits { turn_ms: 30_000, match_ms: 0, time_left_ms: None }, 10, 0);
         assert_eq!(ms(b.hard), 29_000);
@@ -127,7 +127,7 @@ mod tests {
         let limits = Limits { turn_ms: 1_000, match_ms: 100_000, time_left_ms: Some(-50) };
         assert_eq!(budget(&limits, 30, 0), FAST);
         let unlimited = Limits { time_left_ms: Some(UNLIMITED), ..limits };
-        assert_eq!(ms(budget(&unlimited, 30, 0).hard), 1_000 - 125);
+        assert_eq!(ms(budget(&unlimited, 30, 0).hard), 1_000 - 166);
     }
 
     #[test]
