@@ -9,7 +9,9 @@ use super::CLASS_COUNT;
 
 /// Value of a point per line pattern it would make, indexed by `pattern::Pat`:
 /// none, B1, F1, B2, F2, B3, F3, B4, F4, F5, overline.
-pub const PATTERN_VALUE: [i32; PAT_COUNT] = [0, 1, 3, 4, 12, 14, 45, 50, 300, 1200, 0];
+/// Ones and twos stay small: a lone stone gives some twenty points a "two" pattern, so larger
+/// values made far-away moves look better than contact with the opponent's stones.
+pub const PATTERN_VALUE: [i32; PAT_COUNT] = [0, 0, 1, 1, 4, 5, 36, 40, 300, 1200, 0];
 
 /// Extra value of a point per combined class, indexed by `Class`:
 /// none, three, double three, four, four-three, open four, five.

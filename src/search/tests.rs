@@ -197,3 +197,16 @@ fn search_is_deterministic() {
     assert_eq!(a.best, b.best);
     assert!(a.nodes > 100);
 }
+
+#[test]
+fn answers_a_lone_stone_in_contact() {
+    let mut text = String::new();
+    for y in 0..15 {
+        for x in 0..15 {
+            text.push(if (x, y) == (7, 7) { 'x' } else { '.' });
+        }
+        text.push('\n');
+    }
+    let (x, y) = best_xy(&text, Rule::Freestyle, 5);
+    assert!(x.abs_diff(7) <= 1 && y.abs_diff(7) <= 1, "{x},{y}");
+}
