@@ -207,6 +207,6 @@ fn answers_a_lone_stone_in_contact() {
         }
         text.push('\n');
     }
-    let (x, y) = best_xy(&text, Rule::Freestyle, 5);
+    let (x, y) = best_xy(&text, Rule::Freestyle, 7);
     assert!(x.abs_diff(7) <= 1 && y.abs_diff(7) <= 1, "{x},{y}");
 }
