@@ -8,8 +8,8 @@
 
 mod zobrist;
 
-use crate::eval::pattern::{self, slot, BLACK, EMPTY, HALF, WALL, WHITE};
-use crate::eval::{params, point_tables, Class, PatKey, CLASS_COUNT};
+use crate::eval::pattern::{self, slot, LineRule, BLACK, EMPTY, HALF, WALL, WHITE};
+use crate::eval::{params, point_tables, Class, Forbid, PatKey, PointTables, CLASS_COUNT};
 use crate::rules::{End, Rule};
 pub use zobrist::splitmix64;
 
@@ -103,6 +103,7 @@ pub struct Board {
     near: Vec<u8>,
     near_offsets: Vec<isize>,
     tables: [&'static [u8]; 2],
+    points: [&'static PointTables; 2],
     /// Sum of point values over empty cells, per colour.
     totals: [i32; 2],
     /// Number of empty cells of each class, per colour.
@@ -132,10 +133,14 @@ impl Board {
                 }
             }
         }
+        let renju = rule == Rule::Renju;
+        let black_lines =
+            if renju { LineRule::RenjuBlack } else { LineRule::Five(rule.five_rule(Color::Black)) };
         let tables = [
-            pattern::table(rule.five_rule(Color::Black), Color::Black),
-            pattern::table(rule.five_rule(Color::White), Color::White),
+            pattern::table(black_lines, Color::Black),
+            pattern::table(LineRule::Five(rule.five_rule(Color::White)), Color::White),
         ];
+        let points = [point_tables(renju), point_tables(false)];
         let mut board = Board {
             width,
             height,
@@ -148,6 +153,7 @@ impl Board {
             near: vec![0; total],
             near_offsets,
             tables,
+            points,
             totals: [0; 2],
             class_counts: [[0; CLASS_COUNT]; 2],
             key: 0,
@@ -168,7 +174,6 @@ impl Board {
 
     /// Recomputes every code, key, total and count from the cells (used once per new board).
     fn rebuild_patterns(&mut self) {
-        let t = point_tables();
         self.totals = [0; 2];
         self.class_counts = [[0; CLASS_COUNT]; 2];
         for y in 0..self.height {
@@ -191,8 +196,8 @@ impl Board {
                     }
                     self.keys[i][c] = key;
                     if self.cells[i] == EMPTY {
-                        self.totals[c] += t.value[key as usize];
-                        self.class_counts[c][t.class[key as usize] as usize] += 1;
+                        self.totals[c] += self.points[c].value[key as usize];
+                        self.class_counts[c][self.points[c].class[key as usize] as usize] += 1;
                     }
                 }
             }
@@ -322,12 +327,11 @@ impl Board {
 
     /// Writes one cell and brings every dependent code, key, total and count up to date.
     fn set_stone(&mut self, p: Pos, cell: u8) {
-        let t = point_tables();
         let i = p.index();
         let placing = cell != EMPTY;
         if placing {
             self.stones += 1;
-            self.leave_totals(i, t);
+            self.leave_totals(i);
         } else {
             self.stones -= 1;
         }
@@ -345,7 +349,7 @@ impl Board {
                     let shift = 2 * slot(seen_at);
                     let code = (self.codes[n][d] & !(3 << shift)) | (cell as u32) << shift;
                     self.codes[n][d] = code;
-                    self.update_key(n, d, code, t);
+                    self.update_key(n, d, code);
                 }
             }
         }
@@ -358,13 +362,14 @@ impl Board {
             }
         }
         if !placing {
-            self.enter_totals(i, t);
+            self.enter_totals(i);
         }
     }
 
-    fn update_key(&mut self, n: usize, d: usize, code: u32, t: &crate::eval::PointTables) {
+    fn update_key(&mut self, n: usize, d: usize, code: u32) {
         let empty = self.cells[n] == EMPTY;
         for c in 0..2 {
+            let t = self.points[c];
             let old = self.keys[n][c];
             let pat = self.tables[c][code as usize] as PatKey;
             let new = (old & !(0xF << (4 * d))) | pat << (4 * d);
@@ -379,32 +384,50 @@ impl Board {
         }
     }
 
-    fn leave_totals(&mut self, i: usize, t: &crate::eval::PointTables) {
+    fn leave_totals(&mut self, i: usize) {
         for c in 0..2 {
+            let t = self.points[c];
             let key = self.keys[i][c] as usize;
             self.totals[c] -= t.value[key];
             self.class_counts[c][t.class[key] as usize] -= 1;
         }
     }
 
-    fn enter_totals(&mut self, i: usize, t: &crate::eval::PointTables) {
+    fn enter_totals(&mut self, i: usize) {
         for c in 0..2 {
+            let t = self.points[c];
             let key = self.keys[i][c] as usize;
             self.totals[c] += t.value[key];
             self.class_counts[c][t.class[key] as usize] += 1;
         }
     }
 
+    /// The point `k` steps from `p` along direction `d` (0 horizontal, 1 vertical, 2 and 3
+    /// diagonals). Up to five steps from a board point stay inside the padded grid, where
+    /// off-board points read as walls (never empty).
+    #[inline]
+    pub fn step(&self, p: Pos, d: usize, k: i32) -> Pos {
+        debug_assert!(k.abs() <= HALF as i32);
+        Pos((p.index() as isize + self.dirs[d] * k as isize) as u16)
+    }
+
     /// What `color` would make by playing the empty point `p`.
     #[inline]
     pub fn class(&self, p: Pos, color: Color) -> Class {
-        point_tables().class[self.keys[p.index()][color as usize] as usize]
+        self.points[color as usize].class[self.keys[p.index()][color as usize] as usize]
+    }
+
+    /// Renju: what the line patterns alone say about black playing `p` (see `eval::Forbid`);
+    /// always `LEGAL` in other rules and for white.
+    #[inline]
+    pub fn forbid_hint(&self, p: Pos, color: Color) -> Forbid {
+        self.points[color as usize].forbid[self.keys[p.index()][color as usize] as usize]
     }
 
     /// The potential `p` holds for `color`.
     #[inline]
     pub fn point_value(&self, p: Pos, color: Color) -> i32 {
-        point_tables().value[self.keys[p.index()][color as usize] as usize]
+        self.points[color as usize].value[self.keys[p.index()][color as usize] as usize]
     }
 
     /// The four line patterns `color` would make at `p`.

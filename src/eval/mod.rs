@@ -4,7 +4,7 @@
 pub mod params;
 pub mod pattern;
 
-use pattern::{Pat, B4, F3, F4, F5, PAT_COUNT};
+use pattern::{Pat, B4, D4, F3, F4, F5, OL, PAT_COUNT};
 use std::sync::OnceLock;
 
 /// What a stone of one colour on an empty point would make, over all four directions.
@@ -27,15 +27,26 @@ pub const CLASS_COUNT: usize = 7;
 /// A point's four line patterns packed as nibbles (direction d at bits 4d..4d+4).
 pub type PatKey = u16;
 
-/// Class and value of every packed pattern key.
+/// Whether a point is forbidden for renju's black, as far as its four line patterns tell.
+pub type Forbid = u8;
+pub const LEGAL: Forbid = 0;
+/// An overline or a double four (and no five): forbidden whatever else is on the board.
+pub const FORBIDDEN: Forbid = 1;
+/// Two or more threes: forbidden only if at least two of them are real, which needs a look at
+/// the points that would complete them (see `rules::renju`).
+pub const CHECK_THREES: Forbid = 2;
+
+/// Class, value and (for renju's black) forbidden status of every packed pattern key.
 pub struct PointTables {
     pub class: Box<[Class]>,
     pub value: Box<[i32]>,
+    pub forbid: Box<[Forbid]>,
 }
 
-pub fn point_tables() -> &'static PointTables {
-    static TABLES: OnceLock<PointTables> = OnceLock::new();
-    TABLES.get_or_init(build_point_tables)
+/// The point tables for gomoku rules (`renju_black` false) or for renju's black.
+pub fn point_tables(renju_black: bool) -> &'static PointTables {
+    static TABLES: [OnceLock<PointTables>; 2] = [const { OnceLock::new() }; 2];
+    TABLES[renju_black as usize].get_or_init(|| build_point_tables(renju_black))
 }
 
 /// Splits a packed key into its four direction patterns.
@@ -43,26 +54,72 @@ pub fn unpack(key: PatKey) -> [Pat; 4] {
     [0, 1, 2, 3].map(|d| ((key >> (4 * d)) & 0xF) as Pat)
 }
 
-fn build_point_tables() -> PointTables {
+fn build_point_tables(renju_black: bool) -> PointTables {
     let n = 1 << 16;
     let mut class = vec![C_NONE; n].into_boxed_slice();
     let mut value = vec![0i32; n].into_boxed_slice();
+    let mut forbid = vec![LEGAL; n].into_boxed_slice();
     for key in 0..n {
         let pats = unpack(key as PatKey);
         if pats.iter().any(|&p| p as usize >= PAT_COUNT) {
             continue;
         }
-        let c = classify(&pats);
+        let f = if renju_black { renju_forbid(&pats) } else { LEGAL };
+        forbid[key] = f;
+        if f == FORBIDDEN {
+            continue; // black can never play there: no class, no potential
+        }
+        let c = if renju_black { classify_renju(&pats) } else { classify(&pats) };
         class[key] = c;
         let lines: i32 = pats.iter().map(|&p| params::PATTERN_VALUE[p as usize]).sum();
         value[key] = lines + params::CLASS_BONUS[c as usize];
     }
-    PointTables { class, value }
+    PointTables { class, value, forbid }
+}
+
+fn count(pats: &[Pat; 4], p: Pat) -> usize {
+    pats.iter().filter(|&&x| x == p).count()
+}
+
+/// Renju (RIF): a five always stands; otherwise an overline or two fours are forbidden, and
+/// two threes are forbidden when both are real.
+fn renju_forbid(pats: &[Pat; 4]) -> Forbid {
+    let c = |p| count(pats, p);
+    if c(F5) > 0 {
+        LEGAL
+    } else if c(OL) > 0 || c(F4) + c(B4) + 2 * c(D4) >= 2 {
+        FORBIDDEN
+    } else if c(F3) >= 2 {
+        CHECK_THREES
+    } else {
+        LEGAL
+    }
+}
+
+/// Classes for renju's black on points that are not surely forbidden: only a straight four
+/// is an open four (a double four is forbidden).
+fn classify_renju(pats: &[Pat; 4]) -> Class {
+    let c = |p| count(pats, p);
+    if c(F5) > 0 {
+        C_FIVE
+    } else if c(F4) > 0 {
+        C_OPEN_FOUR
+    } else if c(B4) == 1 && c(F3) > 0 {
+        C_FOUR_THREE
+    } else if c(B4) == 1 {
+        C_FOUR
+    } else if c(F3) >= 2 {
+        C_DOUBLE_THREE
+    } else if c(F3) == 1 {
+        C_THREE
+    } else {
+        C_NONE
+    }
 }
 
 fn classify(pats: &[Pat; 4]) -> Class {
-    let count = |p: Pat| pats.iter().filter(|&&x| x == p).count();
-    let (fives, open_fours, fours, threes) = (count(F5), count(F4), count(B4), count(F3));
+    let c = |p| count(pats, p);
+    let (fives, open_fours, fours, threes) = (c(F5), c(F4) + c(D4), c(B4), c(F3));
     if fives > 0 {
         C_FIVE
     } else if open_fours > 0 || fours >= 2 {
@@ -90,8 +147,25 @@ mod tests {
     }
 
     #[test]
+    fn renju_black_forbidden_shapes() {
+        let t = point_tables(true);
+        assert_eq!(t.forbid[key([B4, B4, NONE, NONE])], FORBIDDEN);
+        assert_eq!(t.forbid[key([D4, NONE, NONE, NONE])], FORBIDDEN);
+        assert_eq!(t.forbid[key([OL, F3, NONE, NONE])], FORBIDDEN);
+        assert_eq!(t.forbid[key([F5, OL, B4, B4])], LEGAL);
+        assert_eq!(t.forbid[key([F3, F3, NONE, NONE])], CHECK_THREES);
+        assert_eq!(t.forbid[key([B4, F3, NONE, NONE])], LEGAL);
+        assert_eq!(t.class[key([B4, F3, NONE, NONE])], C_FOUR_THREE);
+        assert_eq!(t.class[key([F4, NONE, NONE, NONE])], C_OPEN_FOUR);
+        assert_eq!(t.value[key([B4, B4, NONE, NONE])], 0);
+        let gomoku = point_tables(false);
+        assert_eq!(gomoku.forbid[key([B4, B4, NONE, NONE])], LEGAL);
+        assert_eq!(gomoku.class[key([D4, NONE, NONE, NONE])], C_OPEN_FOUR);
+    }
+
+    #[test]
     fn classes_combine_directions() {
-        let t = point_tables();
+        let t = point_tables(false);
         assert_eq!(t.class[key([F5, NONE, NONE, NONE])], C_FIVE);
         assert_eq!(t.class[key([B4, B4, NONE, NONE])], C_OPEN_FOUR);
         assert_eq!(t.class[key([NONE, F4, B2, NONE])], C_OPEN_FOUR);
@@ -104,7 +178,7 @@ mod tests {
 
     #[test]
     fn stronger_points_are_worth_more() {
-        let t = point_tables();
+        let t = point_tables(false);
         let v = |p| t.value[key(p)];
         assert!(v([F5, NONE, NONE, NONE]) > v([F4, NONE, NONE, NONE]));
         assert!(v([F4, NONE, NONE, NONE]) > v([B4, F3, NONE, NONE]));

@@ -8,10 +8,10 @@ use super::pattern::PAT_COUNT;
 use super::CLASS_COUNT;
 
 /// Value of a point per line pattern it would make, indexed by `pattern::Pat`:
-/// none, B1, F1, B2, F2, B3, F3, B4, F4, F5, overline.
+/// none, B1, F1, B2, F2, B3, F3, B4, F4, F5, overline, double four in a line.
 /// Ones and twos stay small: a lone stone gives some twenty points a "two" pattern, so larger
 /// values made far-away moves look better than contact with the opponent's stones.
-pub const PATTERN_VALUE: [i32; PAT_COUNT] = [0, 0, 1, 1, 4, 5, 36, 40, 300, 1200, 0];
+pub const PATTERN_VALUE: [i32; PAT_COUNT] = [0, 0, 1, 1, 4, 5, 36, 40, 300, 1200, 0, 300];
 
 /// Extra value of a point per combined class, indexed by `Class`:
 /// none, three, double three, four, four-three, open four, five.

@@ -44,10 +44,21 @@ pub const F3: Pat = 6;
 pub const B4: Pat = 7;
 pub const F4: Pat = 8;
 pub const F5: Pat = 9;
-/// A non-winning overline (exact-five rules): kept apart so renju can forbid it later.
+/// A non-winning overline (exact-five rules): kept apart so renju can forbid it.
 pub const OL: Pat = 10;
+/// Two fours in one line that are not one straight four (`x.xxx.x` with the centre inside):
+/// as strong as an open four in gomoku, a forbidden double four for black in renju.
+pub const D4: Pat = 11;
 /// Number of pattern classes (fits in a nibble).
-pub const PAT_COUNT: usize = 11;
+pub const PAT_COUNT: usize = 12;
+
+/// Which table: the five rule of one colour, or renju's black, whose threes must be able to
+/// become a *straight* four.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum LineRule {
+    Five(FiveRule),
+    RenjuBlack,
+}
 
 /// Slot of the neighbour at signed offset `k` (-5..=-1, 1..=5) in a line code.
 #[inline]
@@ -59,20 +70,21 @@ pub const fn slot(k: i32) -> u32 {
     }
 }
 
-/// The pattern table for one colour under one five rule.
-pub fn table(rule: FiveRule, color: Color) -> &'static [u8] {
-    static TABLES: [OnceLock<Box<[u8]>>; 8] = [const { OnceLock::new() }; 8];
+/// The pattern table for one colour under one line rule.
+pub fn table(rule: LineRule, color: Color) -> &'static [u8] {
+    static TABLES: [OnceLock<Box<[u8]>>; 10] = [const { OnceLock::new() }; 10];
     let rule_index = match rule {
-        FiveRule::Long => 0,
-        FiveRule::Exact => 1,
-        FiveRule::CaroLong => 2,
-        FiveRule::CaroExact => 3,
+        LineRule::Five(FiveRule::Long) => 0,
+        LineRule::Five(FiveRule::Exact) => 1,
+        LineRule::Five(FiveRule::CaroLong) => 2,
+        LineRule::Five(FiveRule::CaroExact) => 3,
+        LineRule::RenjuBlack => 4,
     };
     let index = rule_index * 2 + color as usize;
     TABLES[index].get_or_init(|| build(rule, color))
 }
 
-fn build(rule: FiveRule, color: Color) -> Box<[u8]> {
+fn build(rule: LineRule, color: Color) -> Box<[u8]> {
     let own = match color {
         Color::Black => BLACK,
         Color::White => WHITE,
@@ -109,19 +121,23 @@ fn decode(code: u32, own: u8) -> [u8; SLOTS + 1] {
     line
 }
 
-fn classify(code: u32, own: u8, rule: FiveRule, memo: &mut [u8]) -> Pat {
+fn classify(code: u32, own: u8, rule: LineRule, memo: &mut [u8]) -> Pat {
     let cached = memo[code as usize];
     if cached != u8::MAX {
         return cached;
     }
     let line = decode(code, own);
     let (len, ends) = run_through_centre(&line, own);
-    let pat = if rule.is_five(len, ends) {
+    let five_rule = match rule {
+        LineRule::Five(r) => r,
+        LineRule::RenjuBlack => FiveRule::Exact,
+    };
+    let pat = if five_rule.is_five(len, ends) {
         F5
     } else if len > 5 {
         OL
     } else {
-        let mut fives = 0;
+        let mut five_slots = Vec::new();
         let mut best = NONE;
         for s in 0..SLOTS as u32 {
             if (code >> (2 * s)) & 3 != EMPTY as u32 {
@@ -129,24 +145,30 @@ fn classify(code: u32, own: u8, rule: FiveRule, memo: &mut [u8]) -> Pat {
             }
             let next = classify(code | (own as u32) << (2 * s), own, rule, memo);
             if next == F5 {
-                fives += 1;
+                five_slots.push(s);
             } else {
-                best = best.max(weaken(next));
+                best = best.max(weaken(next, rule));
             }
         }
-        match fives {
-            0 => best,
-            1 => B4,
-            _ => F4,
+        match five_slots[..] {
+            [] => best,
+            [_] => B4,
+            // Five points on both ends of four stones in a row: one straight four. The slots
+            // skip the centre, so its two ends lie five slots apart minus one.
+            [a, b] if b - a == 4 => F4,
+            _ => D4,
         }
     };
     memo[code as usize] = pat;
     pat
 }
 
-/// The class one stone short of `pat`: what a point that can make `pat` is.
-fn weaken(pat: Pat) -> Pat {
+/// The class one stone short of `pat`: what a point that can make `pat` is. In renju only a
+/// straight four makes a three; two fours in a line are a forbidden shape for black.
+fn weaken(pat: Pat, rule: LineRule) -> Pat {
     match pat {
+        D4 if rule == LineRule::RenjuBlack => B3,
+        D4 => F3,
         F4 => F3,
         B4 => B3,
         F3 => F2,
@@ -204,7 +226,27 @@ mod tests {
     }
 
     fn pat(rule: FiveRule, text: &str) -> Pat {
-        table(rule, Color::Black)[code_of(text) as usize]
+        table(LineRule::Five(rule), Color::Black)[code_of(text) as usize]
+    }
+
+    fn renju(text: &str) -> Pat {
+        table(LineRule::RenjuBlack, Color::Black)[code_of(text) as usize]
+    }
+
+    #[test]
+    fn renju_black_shapes() {
+        assert_eq!(renju("...xx*x...."), F4);
+        assert_eq!(renju("..x.x*x.x.."), D4);
+        assert_eq!(renju("..xx.*x...."), B4);
+        assert_eq!(renju("x.xx.*....."), B3);
+        assert_eq!(renju("....x*x...."), F3);
+        assert_eq!(renju("xxxxx*....."), OL);
+        // A three whose straight fours would all touch another stone (an overline) is no
+        // three under exact-five rules.
+        assert_eq!(renju("x..xx*..x.."), B3);
+        assert_eq!(pat(FiveRule::Exact, "x..xx*..x.."), B3);
+        assert_eq!(pat(FiveRule::Long, "x..xx*..x.."), F3);
+        assert_eq!(pat(FiveRule::Long, "..x.x*x.x.."), D4);
     }
 
     #[test]
@@ -232,7 +274,7 @@ mod tests {
         assert_eq!(pat(FiveRule::Long, "|||x.*xx..."), B4);
         assert_eq!(pat(FiveRule::Long, "||||.*xx.o."), B3);
         // Two separate fives through the centre in one line: as good as an open four.
-        assert_eq!(pat(FiveRule::Long, ".x.xx*.x..."), F4);
+        assert_eq!(pat(FiveRule::Long, ".x.xx*.x..."), D4);
     }
 
     #[test]
@@ -241,13 +283,13 @@ mod tests {
         assert_eq!(pat(FiveRule::Exact, "xxxxx*....."), OL);
         // Filling the left gap would make six: under exact rules only the right gap wins.
         assert_eq!(pat(FiveRule::Exact, "xx.xx*.x..."), B4);
-        assert_eq!(pat(FiveRule::Long, "xx.xx*.x..."), F4);
+        assert_eq!(pat(FiveRule::Long, "xx.xx*.x..."), D4);
     }
 
     #[test]
     fn white_table_mirrors_black() {
-        let b = table(FiveRule::Long, Color::Black);
-        let w = table(FiveRule::Long, Color::White);
+        let b = table(LineRule::Five(FiveRule::Long), Color::Black);
+        let w = table(LineRule::Five(FiveRule::Long), Color::White);
         let swap = |code: u32| {
             let mut out = 0;
             for s in 0..SLOTS {

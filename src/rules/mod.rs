@@ -4,6 +4,8 @@
 //! 4 = renju, 8 = caro, and bit 2 (Piskvork's "continuous game") is ignored except for the lone
 //! value 2, which Yixin-Board sends for renju.
 
+pub mod renju;
+
 use crate::board::Color;
 
 /// The rule a game is played under.
