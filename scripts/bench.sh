@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Build the release brain, run `pbrain-gorin bench` twice and check the signature.
 #
-# Usage: scripts/bench_check.sh [EXPECTED_NODES]
+# Usage: scripts/bench.sh [EXPECTED_NODES]
 #
 # The bench must print a line `Bench: <nodes> nodes <nps> nps`, and the node count must be the
 # same in both runs (the search is deterministic). With EXPECTED_NODES (e.g. the `Bench: N` of
