@@ -188,6 +188,18 @@ impl Engine {
             Command::End => return Flow::Quit,
             Command::About => self.out.line(&about()),
             Command::Stop => {}
+            Command::ShowForbid => {
+                let b = &mut self.board;
+                let points: String = b
+                    .forbidden_points()
+                    .into_iter()
+                    .map(|p| {
+                        let (x, y) = b.xy(p);
+                        format!("{x:02}{y:02}")
+                    })
+                    .collect();
+                self.out.line(&format!("FORBID {points}."));
+            }
             Command::Malformed(why) => self.out.line(&format!("ERROR {why}")),
             Command::Unknown(why) => self.out.line(&format!("UNKNOWN {why}")),
         }
@@ -381,13 +393,9 @@ impl Engine {
         }
         if safe {
             let mut moves = Vec::new();
-            crate::search::movepick::generate(
-                b,
-                &mut moves,
-                &[Pos::NONE; 2],
-                &vec![0; crate::board::MAX_CELLS],
-                Pos::NONE,
-            );
+            let history = vec![0; crate::board::MAX_CELLS];
+            let b = &mut self.board;
+            crate::search::movepick::generate(b, &mut moves, &[Pos::NONE; 2], &history, Pos::NONE);
             let mut any = None;
             b.for_each_empty(|p| any = any.or(Some(p)));
             return moves.first().map(|m| m.pos).or(any);

@@ -211,3 +211,19 @@ fn iteration_message_format() {
     let win = Iteration { score: WIN - 5, ..it };
     assert!(iteration_message(&b, &win).contains(" ev +M5 "));
 }
+
+#[test]
+fn showforbid_lists_black_fouls_in_renju_only() {
+    let mut s = Session::new();
+    s.send("START 15");
+    // Black (us, equal counts) at (3,2),(3,3),(5,5),(6,5): (3,5) is a double three.
+    let board = "YXBOARD\n3,2,1\n3,3,1\n5,5,1\n6,5,1\n10,10,2\n11,12,2\n12,10,2\n13,13,2\nDONE";
+    s.send(board);
+    assert_eq!(s.send("YXSHOWFORBID"), ["FORBID ."]);
+    s.send("INFO rule 4");
+    s.send(board);
+    let r = s.send("YXSHOWFORBID");
+    assert!(r[0].starts_with("FORBID ") && r[0].ends_with('.'), "{r:?}");
+    assert!(r[0].contains("0305"), "{r:?}");
+    assert_eq!((r[0].len() - "FORBID .".len()) % 4, 0);
+}

@@ -52,6 +52,8 @@ pub enum Command {
     About,
     /// `YXSTOP` / `STOP`: answer now with the best move so far.
     Stop,
+    /// `YXSHOWFORBID`: list renju black's forbidden points.
+    ShowForbid,
     /// A known command with unusable arguments: answer `ERROR <why>`.
     Malformed(String),
     /// Anything else: answer `UNKNOWN <why>`.
@@ -118,6 +120,7 @@ impl Parser {
             "END" => Command::End,
             "ABOUT" => Command::About,
             "YXSTOP" | "STOP" => Command::Stop,
+            "YXSHOWFORBID" => Command::ShowForbid,
             _ => Command::Unknown(format!("unknown command '{}'", shorten(line))),
         };
         Some(cmd)

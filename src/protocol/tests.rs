@@ -23,6 +23,7 @@ fn simple_commands_any_case_and_spacing() {
     assert_eq!(one("about"), Command::About);
     assert_eq!(one("YXSTOP"), Command::Stop);
     assert_eq!(one("stop"), Command::Stop);
+    assert_eq!(one("yxshowforbid"), Command::ShowForbid);
 }
 
 #[test]

@@ -10,7 +10,7 @@ pub mod tt;
 use crate::board::{Board, Color, Pos, MAX_CELLS};
 use crate::eval::{C_FIVE, C_OPEN_FOUR};
 use crate::rules::Rule;
-use movepick::{five_point, generate, generate_fours, Scored};
+use movepick::{five_point, generate, generate_fours, is_legal, open_four_point, Scored};
 use std::time::{Duration, Instant};
 use tt::{score_from_tt, score_to_tt, Bound, Tt, WIN_THRESHOLD};
 
@@ -119,6 +119,10 @@ impl<'a> Searcher<'a> {
             return self.single(p, WIN - 1);
         }
         if let Some(p) = five_point(b, us.opp()) {
+            if !is_legal(b, p) {
+                // Renju: black cannot block on a forbidden point; the game is lost.
+                return self.single(fallback, -(WIN - 2));
+            }
             let mut probe = b.clone();
             probe.make(p);
             let more = five_point(&probe, us.opp()).is_some();
@@ -186,7 +190,7 @@ impl<'a> Searcher<'a> {
             }
         }
         best.nodes = self.nodes;
-        if !b.is_empty(best.best) {
+        if !is_legal(b, best.best) {
             best.best = fallback;
         }
         best
@@ -196,22 +200,15 @@ impl<'a> Searcher<'a> {
         Outcome { best: p, score, depth: 0, nodes: self.nodes, pv: vec![p] }
     }
 
-    /// Any legal move: the first candidate, else the first empty point.
-    fn fallback_move(&self, b: &Board) -> Pos {
-        let mut first = Pos::NONE;
-        b.for_each_candidate(|p| {
-            if first == Pos::NONE {
-                first = p;
-            }
-        });
-        if first == Pos::NONE {
-            b.for_each_empty(|p| {
-                if first == Pos::NONE {
-                    first = p;
-                }
-            });
-        }
-        first
+    /// Any legal move: a candidate near the stones if possible, else any empty point (in
+    /// renju an empty point that is forbidden only if every one is).
+    fn fallback_move(&self, b: &mut Board) -> Pos {
+        let mut near = Vec::new();
+        b.for_each_candidate(|p| near.push(p));
+        let mut all = Vec::new();
+        b.for_each_empty(|p| all.push(p));
+        let first = all.first().copied().unwrap_or(Pos::NONE);
+        near.into_iter().chain(all).find(|&p| is_legal(b, p)).unwrap_or(first)
     }
 
     /// One pass over the root moves; returns the score and the best move of the pass (if a
@@ -304,6 +301,9 @@ impl<'a> Searcher<'a> {
         }
         if their_fives >= 1 {
             let p = five_point(b, them)?;
+            if !is_legal(b, p) {
+                return Some(-(WIN - ply_i - 2));
+            }
             b.make(p);
             let score = match next {
                 Next::Quiesce { fours } => -self.quiesce(b, -beta, -alpha, ply + 1, fours),
@@ -315,7 +315,12 @@ impl<'a> Searcher<'a> {
             }
             return Some(score);
         }
-        if self.open_four_wins && b.class_count(us, C_OPEN_FOUR) > 0 {
+        // Renju's black may hold only forbidden open-four points; look for a legal one.
+        let renju_black = b.rule() == Rule::Renju && us == Color::Black;
+        if self.open_four_wins
+            && b.class_count(us, C_OPEN_FOUR) > 0
+            && (!renju_black || open_four_point(b).is_some())
+        {
             return Some(WIN - ply_i - 3);
         }
         None

@@ -6,7 +6,8 @@
 //! first. Otherwise every candidate near the stones is generated.
 
 use crate::board::{Board, Color, Pos};
-use crate::eval::{C_FOUR, C_OPEN_FOUR};
+use crate::eval::{C_FOUR, C_OPEN_FOUR, LEGAL};
+use crate::rules::Rule;
 
 /// A move and its ordering score.
 #[derive(Copy, Clone, Debug)]
@@ -24,8 +25,21 @@ pub fn under_three_threat(b: &Board, them: Color) -> bool {
     b.class_count(them, C_OPEN_FOUR) > 0
 }
 
+/// Whether the side to move may play `p` (renju's black may not play a forbidden point).
+pub fn is_legal(b: &mut Board, p: Pos) -> bool {
+    let us = b.side_to_move();
+    b.is_empty(p) && (b.forbid_hint(p, us) == LEGAL || !b.is_forbidden(p))
+}
+
+/// Drops renju black's forbidden points from a move list (nothing to do in other rules).
+fn drop_forbidden(b: &mut Board, out: &mut Vec<Scored>) {
+    if b.rule() == Rule::Renju && b.side_to_move() == Color::Black {
+        out.retain(|m| b.forbid_hint(m.pos, Color::Black) == LEGAL || !b.is_forbidden(m.pos));
+    }
+}
+
 /// Fills `out` with the moves worth searching for the side to move, scored for ordering.
-pub fn generate(b: &Board, out: &mut Vec<Scored>, killers: &[Pos; 2], history: &[i32], tt_move: Pos) {
+pub fn generate(b: &mut Board, out: &mut Vec<Scored>, killers: &[Pos; 2], history: &[i32], tt_move: Pos) {
     out.clear();
     let us = b.side_to_move();
     let them = us.opp();
@@ -43,12 +57,13 @@ pub fn generate(b: &Board, out: &mut Vec<Scored>, killers: &[Pos; 2], history: &
         score += history[p.index()] / 64;
         out.push(Scored { pos: p, score });
     });
+    drop_forbidden(b, out);
     // Ties broken by position keep the order, and so `bench`, deterministic.
     out.sort_unstable_by(|a, b| b.score.cmp(&a.score).then(a.pos.cmp(&b.pos)));
 }
 
 /// Our moves that make a four (for the threat quiescence), most valuable first.
-pub fn generate_fours(b: &Board, out: &mut Vec<Scored>) {
+pub fn generate_fours(b: &mut Board, out: &mut Vec<Scored>) {
     out.clear();
     let us = b.side_to_move();
     b.for_each_candidate(|p| {
@@ -56,7 +71,21 @@ pub fn generate_fours(b: &Board, out: &mut Vec<Scored>) {
             out.push(Scored { pos: p, score: b.point_value(p, us) });
         }
     });
+    drop_forbidden(b, out);
     out.sort_unstable_by(|a, b| b.score.cmp(&a.score).then(a.pos.cmp(&b.pos)));
+}
+
+/// A point where the side to move makes an open four (or, in gomoku, a double four) that it
+/// may legally play: a win unless the opponent has a four to answer with.
+pub fn open_four_point(b: &mut Board) -> Option<Pos> {
+    let us = b.side_to_move();
+    let mut found = Vec::new();
+    b.for_each_candidate(|p| {
+        if b.class(p, us) == C_OPEN_FOUR {
+            found.push(p);
+        }
+    });
+    found.into_iter().find(|&p| is_legal(b, p))
 }
 
 /// The point where `color` would make a five, if any.
@@ -73,12 +102,11 @@ pub fn five_point(b: &Board, color: Color) -> Option<Pos> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::Rule;
 
     fn moves(text: &str) -> Vec<(usize, usize)> {
-        let b = Board::from_ascii(text, Rule::Freestyle);
+        let mut b = Board::from_ascii(text, Rule::Freestyle);
         let mut out = Vec::new();
-        generate(&b, &mut out, &[Pos::NONE; 2], &vec![0; crate::board::MAX_CELLS], Pos::NONE);
+        generate(&mut b, &mut out, &[Pos::NONE; 2], &vec![0; crate::board::MAX_CELLS], Pos::NONE);
         out.iter().map(|s| b.xy(s.pos)).collect()
     }
 
@@ -112,5 +140,37 @@ mod tests {
         assert_eq!(b.side_to_move(), Color::Black);
         assert_eq!(five_point(&b, Color::Black).map(|p| b.xy(p)), Some((0, 1)));
         assert!(five_point(&b, Color::White).is_some());
+    }
+}
+
+#[cfg(test)]
+mod renju_tests {
+    use super::*;
+
+    #[test]
+    fn black_never_gets_a_forbidden_move() {
+        // (3,5) would be a double three for black, who is to move.
+        let text = "\
+.........
+.........
+...x.....
+...x...o.
+.......o.
+.....xx..
+.......o.
+.......o.
+.........";
+        let mut b = Board::from_ascii(text, Rule::Renju);
+        assert_eq!(b.side_to_move(), Color::Black);
+        let p = b.pos(3, 5).unwrap();
+        assert!(b.is_forbidden(p));
+        let mut out = Vec::new();
+        generate(&mut b, &mut out, &[Pos::NONE; 2], &vec![0; crate::board::MAX_CELLS], Pos::NONE);
+        assert!(!out.is_empty());
+        assert!(out.iter().all(|m| m.pos != p));
+        assert!(!is_legal(&mut b, p));
+        let mut free = Board::from_ascii(text, Rule::Freestyle);
+        generate(&mut free, &mut out, &[Pos::NONE; 2], &vec![0; crate::board::MAX_CELLS], Pos::NONE);
+        assert!(out.iter().any(|m| m.pos == p));
     }
 }
