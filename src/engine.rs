@@ -403,7 +403,7 @@ impl Engine {
         let want = self.hash_bytes() as usize;
         if self.tt.as_ref().is_none_or(|t| t.bytes() > want || t.bytes() * 2 <= want) {
             self.tt = None; // free the old table before allocating the new one
-            self.tt = Some(Tt::new(want));
+            self.tt = Some(allocate_table(want, &mut self.notes));
         }
         let tt = self.tt.as_mut().expect("allocated above");
         tt.new_search();
@@ -426,6 +426,23 @@ impl Engine {
             Searcher::new(tt, limits, self.rule).run(board, |it| out.line(&iteration_message(&names, it)));
         self.used_ms += arrived.elapsed().as_millis() as i64;
         Some(result.best)
+    }
+}
+
+/// The largest table up to `bytes` that the allocator grants (halving on refusal).
+fn allocate_table(bytes: usize, notes: &mut Vec<String>) -> Tt {
+    let mut size = bytes;
+    loop {
+        if let Some(tt) = Tt::try_new(size) {
+            if size < bytes {
+                notes.push(format!("hash table of {bytes} bytes not available, using {} bytes", tt.bytes()));
+            }
+            return tt;
+        }
+        size /= 2;
+        if size < MIN_HASH as usize {
+            return Tt::new(MIN_HASH as usize);
+        }
     }
 }
 

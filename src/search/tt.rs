@@ -73,9 +73,21 @@ impl Tt {
     /// A table of at most `bytes` bytes (rounded down to a power of two number of buckets).
     /// The memory comes zeroed from the allocator, so pages are committed only when touched.
     pub fn new(bytes: usize) -> Tt {
+        Tt::try_new(bytes).unwrap_or_else(|| std::alloc::handle_alloc_error(Self::layout(bytes).0))
+    }
+
+    /// Like `new`, but `None` when the memory cannot be had (a manager may ask for more than
+    /// the machine has), so the caller can settle for less instead of aborting.
+    pub fn try_new(bytes: usize) -> Option<Tt> {
+        let (layout, buckets) = Self::layout(bytes);
+        Some(Tt { entries: zeroed_entries(layout)?, mask: buckets - 1, age: 0 })
+    }
+
+    fn layout(bytes: usize) -> (std::alloc::Layout, usize) {
         let buckets = (bytes / (ENTRY_BYTES * BUCKET)).max(1);
         let buckets = 1usize << (usize::BITS - 1 - buckets.leading_zeros());
-        Tt { entries: zeroed_entries(buckets * BUCKET), mask: buckets - 1, age: 0 }
+        let layout = std::alloc::Layout::array::<Entry>(buckets * BUCKET).expect("table size fits in memory");
+        (layout, buckets)
     }
 
     pub fn bytes(&self) -> usize {
@@ -136,18 +148,18 @@ impl Tt {
 /// Allocates `n` empty entries as zeroed memory. Building them one by one would write every
 /// page at once (hundreds of MiB of RSS and ~100 ms before the first move); zeroed memory from
 /// the allocator is committed only as the search touches it.
-fn zeroed_entries(n: usize) -> Box<[Entry]> {
-    let layout = std::alloc::Layout::array::<Entry>(n).expect("table size fits in memory");
+fn zeroed_entries(layout: std::alloc::Layout) -> Option<Box<[Entry]>> {
+    let n = layout.size() / std::mem::size_of::<Entry>();
     // SAFETY: `Entry` is two `AtomicU64`s, which have the same representation as `u64`, so
     // all-zero bytes are a valid (empty) entry. The pointer comes from the global allocator
     // with the layout of `[Entry; n]`, which is what `Box<[Entry]>` frees it with; a null
-    // pointer (allocation failure) is handed to `handle_alloc_error` first.
+    // pointer (allocation failure) is returned as `None` before any use.
     unsafe {
         let ptr = std::alloc::alloc_zeroed(layout) as *mut Entry;
         if ptr.is_null() {
-            std::alloc::handle_alloc_error(layout);
+            return None;
         }
-        Box::from_raw(std::ptr::slice_from_raw_parts_mut(ptr, n))
+        Some(Box::from_raw(std::ptr::slice_from_raw_parts_mut(ptr, n)))
     }
 }
 
@@ -214,6 +226,12 @@ mod tests {
         assert!(tt.bytes() <= 1000 * 1000);
         assert!(tt.bytes() * 2 > 1000 * 1000);
         assert!((tt.bytes() / (ENTRY_BYTES * BUCKET)).is_power_of_two());
+    }
+
+    #[test]
+    fn impossible_sizes_fail_softly() {
+        assert!(Tt::try_new(usize::MAX / 2).is_none());
+        assert!(Tt::try_new(1 << 20).is_some());
     }
 
     #[test]
