@@ -1,0 +1,147 @@
+#!/usr/bin/env python3
+"""Renju VCF puzzles: how many does a brain answer with a winning move within the time limit?
+
+For each record of `renju_vcf_puzzles.jsonl` (see shared/data/README.md) the brain gets the
+position by `BOARD` (stones in alternating order, black first, as renju managers send them; the
+side to move is "own") and `INFO timeout_turn`; its reply counts as solved when it is one of
+`winning_first_moves`. Any other move is checked by asking the same kind of brain, as the
+defender of the resulting position, for a search of `--verify-ms`: a forced-loss score
+(`ev -M..`) in its last MESSAGE proves the attacker still wins (a strong engine may prefer a
+longer VCT to the listed VCF). Prints both counts, the solve rate and the median answer time.
+
+    python3 scripts/puzzles.py --limit 200
+    python3 scripts/puzzles.py --engine "./other-brain" --turn-ms 1000
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shlex
+import statistics
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from brainproc import Brain, BrainDied, is_chatter, parse_move  # noqa: E402
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+DEFAULT_BIN = os.path.join(ROOT, "target", "release", "pbrain-gorin")
+DEFAULT_DATA = os.environ.get("GORIN_DATA", os.path.join(ROOT, "..", "shared", "data"))
+
+
+def board_lines(black: list, white: list, to_move: str) -> list[str]:
+    """A BOARD body in move order (black, white, black, ...); the side to move is field 1."""
+    own_black = to_move == "black"
+    lines = ["BOARD"]
+    for i in range(max(len(black), len(white))):
+        for stones, is_black in ((black, True), (white, False)):
+            if i < len(stones):
+                x, y = stones[i]
+                lines.append(f"{x},{y},{1 if is_black == own_black else 2}")
+    lines.append("DONE")
+    return lines
+
+
+def ask(brain: Brain, lines: list[str], wait_s: float) -> tuple[tuple[int, int] | None, float, str]:
+    """Sends a position, returns (move, seconds to answer, last MESSAGE line)."""
+    t0 = brain.send(*lines)
+    last_message = ""
+    deadline = t0 + wait_s
+    while True:
+        got = brain.read(max(0.0, deadline - time.monotonic()))
+        if got is None:
+            return None, wait_s, last_message
+        stamp, line = got
+        if line is None:
+            raise BrainDied("brain closed its output")
+        if is_chatter(line):
+            if line.upper().startswith("MESSAGE DEPTH"):
+                last_message = line
+            continue
+        move = parse_move(line)
+        if move is not None:
+            return move, stamp - t0, last_message
+        # anything else (ERROR, OK from START): keep waiting
+
+
+def start(brain: Brain, turn_ms: int) -> None:
+    brain.send("INFO rule 4", f"INFO timeout_turn {turn_ms}", "INFO timeout_match 0", "START 15")
+    while True:
+        got = brain.read(10.0)
+        if got is None or got[1] is None:
+            raise BrainDied("no OK to START")
+        if got[1].strip().upper() == "OK":
+            return
+
+
+def defender_lost(cmd: list[str], puzzle: dict, move: tuple[int, int], verify_ms: int) -> bool:
+    """Whether the defender, to move after `move`, finds itself lost by force."""
+    black, white = list(puzzle["black"]), list(puzzle["white"])
+    attacker = puzzle["to_move"]
+    (black if attacker == "black" else white).append(list(move))
+    defender = "white" if attacker == "black" else "black"
+    brain = Brain(cmd, "verifier")
+    try:
+        start(brain, verify_ms)
+        _, _, message = ask(brain, board_lines(black, white, defender), verify_ms / 1000 + 5)
+    finally:
+        brain.close()
+    fields = message.split()
+    return "ev" in fields and fields[fields.index("ev") + 1].startswith("-M")
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--engine", default=DEFAULT_BIN, help="brain command (shell words)")
+    ap.add_argument("--file", default=os.path.join(DEFAULT_DATA, "renju_vcf_puzzles.jsonl"))
+    ap.add_argument("--turn-ms", type=int, default=1000, help="INFO timeout_turn per puzzle")
+    ap.add_argument("--verify-ms", type=int, default=3000, help="defender's search for other moves")
+    ap.add_argument("--limit", type=int, default=0, help="only the first N puzzles (0 = all)")
+    ap.add_argument("--target", type=float, default=97.0, help="solve rate (%%) to pass")
+    args = ap.parse_args()
+    cmd = shlex.split(args.engine)
+    with open(args.file, encoding="utf-8") as f:
+        puzzles = [json.loads(line) for line in f if line.strip()]
+    if args.limit:
+        puzzles = puzzles[: args.limit]
+    listed = proved = 0
+    failed: list[str] = []
+    times: list[float] = []
+    brain = Brain(cmd, "solver")
+    try:
+        for i, pz in enumerate(puzzles):
+            start(brain, args.turn_ms)
+            move, took, message = ask(brain, board_lines(pz["black"], pz["white"], pz["to_move"]),
+                                      args.turn_ms / 1000 + 5)
+            times.append(took * 1000)
+            winning = {tuple(m) for m in pz["winning_first_moves"]}
+            if move in winning:
+                listed += 1
+            elif move is not None and defender_lost(cmd, pz, move, args.verify_ms):
+                proved += 1
+            else:
+                failed.append(f"{pz['id']}: answered {move} ({message}), winning {sorted(winning)}")
+            if (i + 1) % 100 == 0:
+                print(f"{i + 1}/{len(puzzles)}: {listed + proved} solved", file=sys.stderr, flush=True)
+    finally:
+        brain.close()
+    n = len(puzzles)
+    solved = listed + proved
+    rate = 100.0 * solved / n if n else 0.0
+    print(f"puzzles: {n}, turn {args.turn_ms} ms, engine {args.engine}")
+    print(f"solved with a listed winning move: {listed}")
+    print(f"solved with another move proved winning by the defender's search: {proved}")
+    print(f"not solved: {len(failed)}")
+    for line in failed[:15]:
+        print("  " + line)
+    print(f"solve rate: {rate:.1f}%  median answer time: {statistics.median(times):.0f} ms"
+          f"  max: {max(times):.0f} ms")
+    ok = rate >= args.target
+    print("RESULT: " + ("OK" if ok else f"FAIL (solve rate below {args.target}%)"))
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
