@@ -43,6 +43,14 @@ pub fn parse_moves(board: &Board, text: &str) -> Result<Vec<(i64, i64)>> {
 }
 
 pub fn run(args: &[String]) -> Result<()> {
+    if args.first().map(String::as_str) == Some("forbid") {
+        let games = match args.get(1) {
+            Some(n) => n.parse().with_context(|| format!("game count '{n}' is not a number"))?,
+            None => 200,
+        };
+        forbid_cost(games);
+        return Ok(());
+    }
     let depth = match args.first() {
         Some(d) => d.parse().with_context(|| format!("depth '{d}' is not a number"))?,
         None => DEFAULT_DEPTH,
@@ -88,4 +96,58 @@ pub fn run(args: &[String]) -> Result<()> {
     let nps = (total_nodes as f64 / total_time.as_secs_f64().max(1e-9)) as u64;
     println!("Bench: {total_nodes} nodes {nps} nps");
     Ok(())
+}
+
+/// `bench forbid [games]`: the cost of renju's forbidden-point check on game-like positions.
+/// Plays seeded random renju games (moves near the stones, black never on a forbidden point)
+/// and asks, at every position, about every candidate point near the stones.
+fn forbid_cost(games: usize) {
+    use crate::board::{splitmix64, Color, Pos};
+    let mut seed = 0x5EED_u64;
+    let (mut checks, mut flagged, mut forbidden) = (0u64, 0u64, 0u64);
+    let mut elapsed = Duration::ZERO;
+    let mut flagged_time = Duration::ZERO;
+    for _ in 0..games {
+        let mut b = Board::new(15, 15, Rule::Renju);
+        b.make(b.pos(7, 7).expect("centre"));
+        for _ in 0..120 {
+            let mut cands: Vec<Pos> = Vec::new();
+            b.for_each_candidate(|p| cands.push(p));
+            let start = Instant::now();
+            for &p in &cands {
+                forbidden += b.is_forbidden(p) as u64;
+            }
+            elapsed += start.elapsed();
+            checks += cands.len() as u64;
+            let hinted: Vec<Pos> = cands
+                .iter()
+                .copied()
+                .filter(|&p| b.forbid_hint(p, Color::Black) != crate::eval::LEGAL)
+                .collect();
+            let start = Instant::now();
+            for &p in &hinted {
+                std::hint::black_box(b.is_forbidden(p));
+            }
+            flagged_time += start.elapsed();
+            flagged += hinted.len() as u64;
+            let black = b.side_to_move() == Color::Black;
+            let legal: Vec<Pos> = cands.into_iter().filter(|&p| !(black && b.is_forbidden(p))).collect();
+            if legal.is_empty() {
+                break;
+            }
+            let p = legal[(splitmix64(&mut seed) % legal.len() as u64) as usize];
+            let five = b.makes_five(p, b.side_to_move());
+            b.make(p);
+            if five {
+                break;
+            }
+        }
+    }
+    let per = |d: Duration, n: u64| d.as_nanos() as f64 / n.max(1) as f64;
+    println!("forbid: {games} games, {checks} checks ({flagged} flagged by the line patterns, {forbidden} forbidden)");
+    println!(
+        "forbid: {:.0} ns per check on average, {:.0} ns per flagged check",
+        per(elapsed, checks),
+        per(flagged_time, flagged)
+    );
 }
