@@ -1,0 +1,70 @@
+#!/usr/bin/env python3
+"""Counts white's renju wins by forbidden points in a match.py JSONL file (`--jsonl`).
+
+A white win counts as a trap when, before black's last move, white had exactly one five point
+(a four) and that point was forbidden for black, so black could not block; a black foul
+(forbidden move) counts separately. Needs the PyPI package `renju` as an independent judge.
+
+    python3 scripts/renju_traps.py games.jsonl
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+
+from renju.check_forbid import get_foul_type  # type: ignore
+
+DIRECTIONS = ((1, 0), (0, 1), (1, 1), (1, -1))
+
+
+def five_points(grid: list[list[int]], colour: int, size: int) -> set[tuple[int, int]]:
+    """Empty points where `colour` (1 black: exactly five, 2 white: five or more) makes five."""
+    points = set()
+    for x in range(size):
+        for y in range(size):
+            if grid[x][y]:
+                continue
+            for dx, dy in DIRECTIONS:
+                run = 1
+                for sign in (1, -1):
+                    k = 1
+                    while (0 <= x + sign * k * dx < size and 0 <= y + sign * k * dy < size
+                           and grid[x + sign * k * dx][y + sign * k * dy] == colour):
+                        run += 1
+                        k += 1
+                if run == 5 or (colour == 2 and run > 5):
+                    points.add((x, y))
+    return points
+
+
+def main() -> int:
+    if len(sys.argv) != 2:
+        print(__doc__)
+        return 2
+    white_wins = fouls = traps = 0
+    with open(sys.argv[1], encoding="utf-8") as f:
+        for line in f:
+            game = json.loads(line)
+            if game.get("winner_colour") != "white":
+                continue
+            white_wins += 1
+            if game.get("kind") != "five":
+                fouls += 1
+                continue
+            size = game["size"]
+            stones = game["opening"] + game["moves"]
+            grid = [[0] * size for _ in range(size)]
+            for i, (x, y) in enumerate(stones[:-2]):  # before black's last move
+                grid[x][y] = 1 if i % 2 == 0 else 2
+            fours = five_points(grid, 2, size)
+            if len(fours) == 1:
+                (x, y), = fours
+                traps += get_foul_type(grid, x, y) != 0
+    print(f"white wins: {white_wins}; by a black foul: {fouls}; "
+          f"by a four whose only block was forbidden: {traps}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
