@@ -12,6 +12,7 @@ Coordinates are (x, y), 0-based, x = column, y = row, origin top-left, as in the
 from __future__ import annotations
 
 import random
+import sys
 import re
 from pathlib import Path
 
@@ -150,6 +151,10 @@ class OpeningError(ValueError):
     pass
 
 
+class OpeningDoesNotFit(OpeningError):
+    """An opening that reaches off the board (made for a larger board)."""
+
+
 def parse_opening(line: str, size: int) -> list[tuple[int, int]]:
     """One opening line in either format, as absolute moves (black first).
 
@@ -173,8 +178,10 @@ def parse_opening(line: str, size: int) -> list[tuple[int, int]]:
         moves = [(c + nums[i], c + nums[i + 1]) for i in range(0, len(nums), 2)]
     board = Board(size)
     for i, (x, y) in enumerate(moves):
-        if not board.inside(x, y) or board.get(x, y):
-            raise OpeningError(f"stone {i + 1} off-board or repeated on {size}x{size}")
+        if not board.inside(x, y):
+            raise OpeningDoesNotFit(f"stone {i + 1} is off a {size}x{size} board")
+        if board.get(x, y):
+            raise OpeningError(f"stone {i + 1} repeated")
         board.place(x, y, i % 2)
         if board.wins(x, y, i % 2, 0):
             raise OpeningError(f"stone {i + 1} makes five")
@@ -182,13 +189,17 @@ def parse_opening(line: str, size: int) -> list[tuple[int, int]]:
 
 
 def read_openings(path: str, size: int) -> list[list[tuple[int, int]]]:
-    """Every opening of a file (one a line, `#` comments and blank lines skipped)."""
+    """Every opening of a file that fits the board (one a line, `#` comments and blank lines
+    skipped; openings reaching off the board are skipped with a note on stderr, as a file made
+    for 20x20 is often used on 15x15)."""
     result = []
     for n, line in enumerate(Path(path).read_text().splitlines(), 1):
         if not line.split("#", 1)[0].strip():
             continue
         try:
             result.append(parse_opening(line, size))
+        except OpeningDoesNotFit as e:
+            sys.stderr.write(f"note: {path}:{n}: skipped: {e}\n")
         except OpeningError as e:
             raise OpeningError(f"{path}:{n}: {e}") from None
     if not result:

@@ -9,11 +9,11 @@ use crate::protocol::{parse_int, Command, Coord, Setup};
 use crate::rules::Rule;
 use crate::search::time::{self, Limits as TimeLimits};
 use crate::search::tt::Tt;
-use crate::search::{Iteration, Limits, Searcher, MAX_DEPTH, WIN};
+use crate::search::{Iteration, Limits, Outcome, Searcher, MAX_DEPTH, WIN};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{mpsc, Arc};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 pub const NAME: &str = "gorin";
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");
@@ -31,6 +31,8 @@ pub struct Signals {
     pub stop_upto: AtomicU64,
     /// END: stop everything and exit without another word.
     pub quit: AtomicBool,
+    /// Sequence number of the newest command read (pondering stops when it moves on).
+    pub latest: AtomicU64,
 }
 
 impl Signals {
@@ -40,6 +42,10 @@ impl Signals {
 
     fn quitting(&self) -> bool {
         self.quit.load(Ordering::Relaxed)
+    }
+
+    fn newer_than(&self, seq: u64) -> bool {
+        self.quit.load(Ordering::Relaxed) || self.latest.load(Ordering::Relaxed) > seq
     }
 }
 
@@ -88,6 +94,10 @@ pub struct Engine {
     notes: Vec<String>,
     /// Our own thinking time this game, for a match limit without `time_left`.
     used_ms: i64,
+    /// Varies weaker levels' choices from game to game.
+    game_seed: u64,
+    /// Set when the last command was answered with our move (pondering may follow).
+    moved: bool,
 }
 
 /// Whether the engine keeps serving after a command.
@@ -108,6 +118,8 @@ impl Engine {
             tt: None,
             notes: Vec::new(),
             used_ms: 0,
+            game_seed: fresh_seed(),
+            moved: false,
         }
     }
 
@@ -121,7 +133,23 @@ impl Engine {
             if self.handle_safely(cmd, env.seq, env.arrived) == Flow::Quit {
                 return;
             }
+            if std::mem::take(&mut self.moved) && self.settings.pondering {
+                self.ponder(env.seq);
+            }
         }
+    }
+
+    /// Thinks on the opponent's time until the next command arrives; what it learns stays in
+    /// the hash table for our next move. Prints nothing.
+    fn ponder(&mut self, seq: u64) {
+        if self.board.is_full() || self.board.last_move().is_some_and(|p| self.board.is_win_at(p)) {
+            return;
+        }
+        let mut board = self.board.clone();
+        let forever = Duration::from_secs(24 * 3600);
+        let job =
+            Job { seq, start: Instant::now(), soft: forever, hard: forever, exclude: &[], report: false };
+        let _ = catch_unwind(AssertUnwindSafe(|| self.run_search_until(&mut board, job, true)));
     }
 
     /// Handles a command; if handling panics (a bug), the board is restored and the command
@@ -200,6 +228,15 @@ impl Engine {
                     .collect();
                 self.out.line(&format!("FORBID {points}."));
             }
+            Command::Swap2(setup) => self.swap2(&setup, seq, arrived),
+            Command::HashClear => self.tt = None,
+            Command::NBest(n) => self.nbest(n as usize, seq, arrived),
+            Command::ShowInfo => {
+                self.out.line("MESSAGE INFO MAX_THREAD_NUM 1");
+                self.out.line(&format!("MESSAGE INFO MAX_HASH_SIZE {}", self.hash_bytes() / 1024));
+            }
+            Command::BalanceOne(bias) => self.balance(1, bias as i32, seq, arrived),
+            Command::BalanceTwo(bias) => self.balance(2, bias as i32, seq, arrived),
             Command::Malformed(why) => self.out.line(&format!("ERROR {why}")),
             Command::Unknown(why) => self.out.line(&format!("UNKNOWN {why}")),
         }
@@ -229,6 +266,7 @@ impl Engine {
         }
         self.board = Board::new(width, height, self.rule);
         self.used_ms = 0;
+        self.game_seed = fresh_seed();
     }
 
     /// Checks a point the manager sent: on the board and empty.
@@ -381,6 +419,7 @@ impl Engine {
         let (x, y) = self.board.xy(p);
         self.board.make(p);
         self.out.line(&format!("{x},{y}"));
+        self.moved = true;
     }
 
     fn choose(&mut self, seq: u64, arrived: Instant, safe: bool) -> Option<Pos> {
@@ -400,33 +439,80 @@ impl Engine {
             b.for_each_empty(|p| any = any.or(Some(p)));
             return moves.first().map(|m| m.pos).or(any);
         }
+        let budget = time::budget(&self.settings.time, self.board.stone_count(), self.used_ms);
+        let mut board = self.board.clone();
+        let job =
+            Job { seq, start: arrived, soft: budget.soft, hard: budget.hard, exclude: &[], report: true };
+        let result = self.run_search(&mut board, job);
+        self.used_ms += arrived.elapsed().as_millis() as i64;
+        Some(result.best)
+    }
+
+    /// Allocates the hash table on first use, or anew after a size change.
+    fn ensure_table(&mut self) {
         let want = self.hash_bytes() as usize;
         if self.tt.as_ref().is_none_or(|t| t.bytes() > want || t.bytes() * 2 <= want) {
             self.tt = None; // free the old table before allocating the new one
             self.tt = Some(allocate_table(want, &mut self.notes));
         }
+    }
+
+    /// Searches `board` (a copy: the session's board is never touched by a search) under
+    /// the session's rule, level and limits.
+    fn run_search(&mut self, board: &mut Board, job: Job) -> Outcome {
+        self.run_search_until(board, job, false)
+    }
+
+    /// `run_search`, stopping at the next command of any kind when `pondering`.
+    fn run_search_until(&mut self, board: &mut Board, job: Job, pondering: bool) -> Outcome {
+        self.ensure_table();
         let tt = self.tt.as_mut().expect("allocated above");
         tt.new_search();
         let tt = self.tt.as_ref().expect("allocated above");
-        let budget = time::budget(&self.settings.time, self.board.stone_count(), self.used_ms);
         let signals = Arc::clone(&self.signals);
-        let stop = move || signals.must_stop(seq);
+        let seq = job.seq;
+        let stop = move || if pondering { signals.newer_than(seq) } else { signals.must_stop(seq) };
+        let (level_nodes, noise) = level(self.settings.strength);
         let limits = Limits {
-            start: arrived,
-            soft: budget.soft,
-            hard: budget.hard,
+            start: job.start,
+            soft: job.soft,
+            hard: job.hard,
             max_depth: self.settings.max_depth,
-            max_nodes: self.settings.max_nodes,
+            max_nodes: self.settings.max_nodes.min(level_nodes),
             stop: &stop,
         };
-        let out = &mut self.out;
-        let board = &mut self.board;
+        let mut searcher =
+            Searcher::new(tt, limits, self.rule).excluding(job.exclude).with_noise(noise, self.game_seed);
         let names = board.clone();
-        let result =
-            Searcher::new(tt, limits, self.rule).run(board, |it| out.line(&iteration_message(&names, it)));
-        self.used_ms += arrived.elapsed().as_millis() as i64;
-        Some(result.best)
+        let out = &mut self.out;
+        searcher.run(board, |it| {
+            if job.report {
+                out.line(&iteration_message(&names, it))
+            }
+        })
     }
+}
+
+/// One search request: whose stop flag applies, its clock, moves to leave out, and whether
+/// each iteration is reported.
+#[derive(Clone, Copy)]
+struct Job<'a> {
+    seq: u64,
+    start: Instant,
+    soft: Duration,
+    hard: Duration,
+    exclude: &'a [Pos],
+    report: bool,
+}
+
+/// Node limit and evaluation noise for `INFO strength` (100 = full strength): every ten
+/// points below 100 halve the nodes, from 1000 at 0, and add noise.
+fn level(strength: i64) -> (u64, i32) {
+    if strength >= 100 {
+        return (u64::MAX, 0);
+    }
+    let s = strength.clamp(0, 99);
+    (1000u64 << (s / 10), ((100 - s) * 3 / 2) as i32)
 }
 
 /// The largest table up to `bytes` that the allocator grants (halving on refusal).
@@ -478,6 +564,14 @@ fn compact(n: u64) -> String {
     }
 }
 
+/// A seed that differs between games (weak levels should not repeat themselves).
+fn fresh_seed() -> u64 {
+    let nanos =
+        std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos());
+    let mut state = nanos as u64;
+    crate::board::splitmix64(&mut state)
+}
+
 fn show(c: Coord) -> String {
     format!("{},{}", c.x, c.y)
 }
@@ -488,5 +582,6 @@ pub fn about() -> String {
     )
 }
 
+mod analysis;
 #[cfg(test)]
 mod tests;

@@ -4,6 +4,7 @@ pub mod bench;
 pub mod board;
 pub mod engine;
 pub mod eval;
+pub mod play;
 pub mod protocol;
 pub mod rules;
 pub mod search;

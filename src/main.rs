@@ -22,6 +22,7 @@ fn main() -> ExitCode {
                 ExitCode::from(2)
             }
         },
+        Some("play") => gorin::play::run(&args[1..]),
         Some("--version" | "-V") => {
             println!("{} {}", gorin::engine::NAME, gorin::engine::VERSION);
             ExitCode::SUCCESS

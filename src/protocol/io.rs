@@ -109,6 +109,7 @@ pub fn serve() {
             _ => {}
         }
         let _ = tx.send(Envelope { cmd: Some(cmd), seq, arrived: Instant::now() });
+        signals.latest.store(seq, Ordering::SeqCst);
     };
     while !quit {
         match stdin.read(&mut buf) {
@@ -126,6 +127,7 @@ pub fn serve() {
     }
     // End of input: the engine finishes what it was given, then stops.
     let _ = tx.send(Envelope { cmd: None, seq: seq + 1, arrived: Instant::now() });
+    signals.latest.store(seq + 1, Ordering::SeqCst);
     drop(tx);
     if engine.join().is_err() {
         log::error!("the engine thread panicked");

@@ -54,6 +54,18 @@ pub enum Command {
     Stop,
     /// `YXSHOWFORBID`: list renju black's forbidden points.
     ShowForbid,
+    /// `SWAP2BOARD` body: the opening stones so far, black first and alternating.
+    Swap2(Setup),
+    /// `YXHASHCLEAR`: forget the hash table.
+    HashClear,
+    /// `YXNBEST n`: the n best moves as MESSAGE lines, then the best move.
+    NBest(i64),
+    /// `YXSHOWINFO`: announce the engine's limits.
+    ShowInfo,
+    /// `YXBALANCEONE b`: one move after which the side to move is judged `b` ahead.
+    BalanceOne(i64),
+    /// `YXBALANCETWO b`: two moves (ours, then the opponent's) with the same aim.
+    BalanceTwo(i64),
     /// A known command with unusable arguments: answer `ERROR <why>`.
     Malformed(String),
     /// Anything else: answer `UNKNOWN <why>`.
@@ -121,6 +133,14 @@ impl Parser {
             "ABOUT" => Command::About,
             "YXSTOP" | "STOP" => Command::Stop,
             "YXSHOWFORBID" => Command::ShowForbid,
+            "YXHASHCLEAR" => Command::HashClear,
+            "YXSHOWINFO" => Command::ShowInfo,
+            "YXNBEST" => match parse_int(rest) {
+                Ok(n) if n >= 1 => Command::NBest(n),
+                _ => Command::Malformed(format!("YXNBEST needs a count >= 1, got '{}'", shorten(rest))),
+            },
+            "YXBALANCEONE" => balance_command(rest, "YXBALANCEONE", Command::BalanceOne),
+            "YXBALANCETWO" => balance_command(rest, "YXBALANCETWO", Command::BalanceTwo),
             _ => Command::Unknown(format!("unknown command '{}'", shorten(line))),
         };
         Some(cmd)
@@ -150,10 +170,18 @@ impl Parser {
             return Some(match kind {
                 Body::Board => Command::Board(setup),
                 Body::YxBoard => Command::YxBoard(setup),
-                Body::Swap2 => Command::Unknown("SWAP2BOARD is not supported yet".to_string()),
+                Body::Swap2 => Command::Swap2(setup),
             });
         }
-        match parse_stone(line) {
+        let parsed = match kind {
+            // Swap2 bodies list points only (a field, if a manager adds one, is ignored): the
+            // colours alternate from black.
+            Body::Swap2 => parse_fields(line, 2)
+                .or_else(|_| parse_fields(line, 3))
+                .map(|v| Stone { at: Coord { x: v[0], y: v[1] }, field: 0 }),
+            _ => parse_stone(line),
+        };
+        match parsed {
             Ok(stone) => setup.stones.push(stone),
             Err(e) => {
                 if setup.error.is_none() {
@@ -169,6 +197,16 @@ fn coord_command(rest: &str, name: &str, make: fn(Coord) -> Command) -> Command 
     match parse_pair(rest) {
         Ok(c) => make(c),
         Err(e) => Command::Malformed(format!("{name} needs x,y: {e}")),
+    }
+}
+
+fn balance_command(rest: &str, name: &str, make: fn(i64) -> Command) -> Command {
+    if rest.is_empty() {
+        return make(0);
+    }
+    match parse_int(rest) {
+        Ok(b) => make(b),
+        Err(e) => Command::Malformed(format!("{name} needs a bias: {e}")),
     }
 }
 

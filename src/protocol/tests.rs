@@ -24,6 +24,13 @@ fn simple_commands_any_case_and_spacing() {
     assert_eq!(one("YXSTOP"), Command::Stop);
     assert_eq!(one("stop"), Command::Stop);
     assert_eq!(one("yxshowforbid"), Command::ShowForbid);
+    assert_eq!(one("YXHASHCLEAR"), Command::HashClear);
+    assert_eq!(one("yxshowinfo"), Command::ShowInfo);
+    assert_eq!(one("YXNBEST 3"), Command::NBest(3));
+    assert!(matches!(one("YXNBEST 0"), Command::Malformed(_)));
+    assert_eq!(one("YXBALANCEONE 20"), Command::BalanceOne(20));
+    assert_eq!(one("YXBALANCETWO"), Command::BalanceTwo(0));
+    assert!(matches!(one("YXBALANCETWO x"), Command::Malformed(_)));
 }
 
 #[test]
@@ -122,5 +129,17 @@ fn yxboard_and_swap2board_bodies() {
     p.feed("1,1,1");
     assert!(matches!(p.feed("DONE"), Some(Command::YxBoard(s)) if s.stones.len() == 1));
     p.feed("SWAP2BOARD");
-    assert!(matches!(p.feed("DONE"), Some(Command::Unknown(_))));
+    assert!(matches!(p.feed("DONE"), Some(Command::Swap2(s)) if s.stones.is_empty()));
+    p.feed("SWAP2BOARD");
+    p.feed("7,7");
+    p.feed("8,8,2");
+    p.feed("x");
+    match p.feed("DONE") {
+        Some(Command::Swap2(s)) => {
+            assert_eq!(s.stones.len(), 2);
+            assert_eq!(s.stones[1].at, c(8, 8));
+            assert!(s.error.is_some());
+        }
+        other => panic!("{other:?}"),
+    }
 }

@@ -81,6 +81,12 @@ pub struct Searcher<'a> {
     /// In caro a block can turn the other end of an open four into a five blocked at both
     /// ends, so an open four is not a sure win there.
     open_four_wins: bool,
+    /// Root moves not to consider (the n-best search asks for the next best move).
+    excluded: Vec<Pos>,
+    /// Weaker levels: a pseudo-random offset of up to this much on every static value, fixed
+    /// per position and `noise_seed`, so the choice among near-equal moves varies by game.
+    noise: i32,
+    noise_seed: u64,
 }
 
 /// Whether a score says the game is decided.
@@ -102,7 +108,33 @@ impl<'a> Searcher<'a> {
             pv_len: [0; MAX_PLY + 1],
             move_lists: (0..=MAX_PLY).map(|_| Vec::with_capacity(256)).collect(),
             open_four_wins: !matches!(rule, Rule::CaroOverline | Rule::CaroExact),
+            excluded: Vec::new(),
+            noise: 0,
+            noise_seed: 0,
         }
+    }
+
+    /// Leaves these moves out at the root.
+    pub fn excluding(mut self, moves: &[Pos]) -> Self {
+        self.excluded = moves.to_vec();
+        self
+    }
+
+    /// Adds up to `amplitude` of position-keyed noise to static values (levels below full).
+    pub fn with_noise(mut self, amplitude: i32, seed: u64) -> Self {
+        self.noise = amplitude.max(0);
+        self.noise_seed = seed;
+        self
+    }
+
+    fn static_value(&self, b: &Board) -> i32 {
+        let v = b.evaluate();
+        if self.noise == 0 {
+            return v;
+        }
+        let mut state = b.key() ^ self.noise_seed;
+        let r = crate::board::splitmix64(&mut state);
+        v + (r % (2 * self.noise as u64 + 1)) as i32 - self.noise
     }
 
     pub fn nodes(&self) -> u64 {
@@ -115,10 +147,10 @@ impl<'a> Searcher<'a> {
         let us = b.side_to_move();
         let fallback = self.fallback_move(b);
         // Decisions that need no search: take a five, block the only five of the opponent.
-        if let Some(p) = five_point(b, us) {
+        if let Some(p) = five_point(b, us).filter(|p| !self.excluded.contains(p)) {
             return self.single(p, WIN - 1);
         }
-        if let Some(p) = five_point(b, us.opp()) {
+        if let Some(p) = five_point(b, us.opp()).filter(|p| !self.excluded.contains(p)) {
             if !is_legal(b, p) {
                 // Renju: black cannot block on a forbidden point; the game is lost.
                 return self.single(fallback, -(WIN - 2));
@@ -130,6 +162,18 @@ impl<'a> Searcher<'a> {
         }
         let mut root = Vec::new();
         generate(b, &mut root, &[Pos::NONE; 2], &self.history, Pos::NONE);
+        root.retain(|m| !self.excluded.contains(&m.pos));
+        if root.is_empty() && !self.excluded.is_empty() {
+            // Everything worth a look is excluded: any other legal move, scored by the eval.
+            let mut rest = Vec::new();
+            b.for_each_candidate(|p| rest.push(p));
+            root = rest
+                .into_iter()
+                .filter(|p| !self.excluded.contains(p))
+                .map(|p| Scored { pos: p, score: 0 })
+                .collect();
+            root.retain(|m| is_legal(b, m.pos));
+        }
         if root.is_empty() {
             return self.single(fallback, 0);
         }
@@ -466,7 +510,7 @@ impl<'a> Searcher<'a> {
         if let Some(score) = self.threats(b, alpha, beta, ply, Next::Quiesce { fours }) {
             return score;
         }
-        let stand = b.evaluate();
+        let stand = self.static_value(b);
         if stand >= beta {
             return stand;
         }
