@@ -89,6 +89,11 @@ pub struct Searcher<'a> {
     noise_seed: u64,
 }
 
+/// Quiet moves searched at a shallow node before the rest are skipped.
+fn late_move_limit(depth: i32) -> usize {
+    (4 + depth * depth * 2) as usize
+}
+
 /// Whether a score says the game is decided.
 pub fn is_decisive(score: i32) -> bool {
     score.abs() >= WIN_THRESHOLD
@@ -436,8 +441,16 @@ impl<'a> Searcher<'a> {
         for (i, m) in moves.iter().enumerate() {
             let p = m.pos;
             let forcing = b.class(p, us) >= crate::eval::C_THREE;
-            let reduction =
-                if !pv && !defending && !forcing && depth >= 3 && i >= 3 { 1 + (i >= 10) as i32 } else { 0 };
+            let quiet = !defending && !forcing;
+            // Late quiet moves at shallow depth are rarely best once the ordering has spoken.
+            if quiet && !pv && depth <= 3 && i >= late_move_limit(depth) && best_score > -WIN_THRESHOLD {
+                continue;
+            }
+            let reduction = if quiet && depth >= 3 && i >= 3 {
+                1 + (i >= 8) as i32 + (!pv && depth >= 6 && i >= 16) as i32
+            } else {
+                0
+            };
             b.make(p);
             let mut score;
             if i == 0 {
