@@ -28,7 +28,7 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         Some(other) => {
-            eprintln!("usage: pbrain-gorin [bench [depth]]   (unknown argument '{other}')");
+            eprintln!("usage: pbrain-gorin [bench [depth | forbid [games]] | play [--help]]   (unknown argument '{other}')");
             ExitCode::from(2)
         }
     }
