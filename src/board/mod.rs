@@ -441,6 +441,13 @@ impl Board {
         self.class_counts[color as usize][class as usize]
     }
 
+    /// Whether `color` has any point that makes a four or better.
+    #[inline]
+    pub fn can_make_four(&self, color: Color) -> bool {
+        use crate::eval::{C_FIVE, C_FOUR, C_FOUR_THREE, C_OPEN_FOUR};
+        [C_FOUR, C_FOUR_THREE, C_OPEN_FOUR, C_FIVE].iter().any(|&c| self.class_count(color, c) > 0)
+    }
+
     /// Static value for the side to move.
     pub fn evaluate(&self) -> i32 {
         let own = self.totals[self.side as usize];

@@ -8,7 +8,7 @@ pub mod time;
 pub mod tt;
 
 use crate::board::{Board, Color, Pos, MAX_CELLS};
-use crate::eval::{C_FIVE, C_OPEN_FOUR};
+use crate::eval::{C_DOUBLE_THREE, C_FIVE, C_FOUR_THREE, C_OPEN_FOUR};
 use crate::rules::Rule;
 use movepick::{five_point, generate, generate_fours, is_legal, open_four_point, Scored};
 use std::time::{Duration, Instant};
@@ -372,7 +372,19 @@ impl<'a> Searcher<'a> {
         {
             return Some(WIN - ply_i - 3);
         }
+        // A four-three or a double three wins when the opponent cannot answer with a four: the
+        // one reply can block only one of the two lines, and the other becomes an open four.
+        // (Not for renju's black, whose open-four point may turn out forbidden.)
+        if self.open_four_wins && !renju_black && !b.can_make_four(them) && self.has_double_threat(b) {
+            return Some(WIN - ply_i - 5);
+        }
         None
+    }
+
+    /// Whether the side to move has a four-three or double-three point.
+    fn has_double_threat(&self, b: &Board) -> bool {
+        let us = b.side_to_move();
+        b.class_count(us, C_FOUR_THREE) + b.class_count(us, C_DOUBLE_THREE) > 0
     }
 
     fn negamax(
