@@ -349,7 +349,11 @@ impl Board {
                     let shift = 2 * slot(seen_at);
                     let code = (self.codes[n][d] & !(3 << shift)) | (cell as u32) << shift;
                     self.codes[n][d] = code;
-                    self.update_key(n, d, code);
+                    // Only empty points need their patterns: an occupied point's are rebuilt
+                    // from its codes when it is emptied again.
+                    if self.cells[n] == EMPTY {
+                        self.update_key(n, d, code);
+                    }
                 }
             }
         }
@@ -362,12 +366,16 @@ impl Board {
             }
         }
         if !placing {
+            for c in 0..2 {
+                self.keys[i][c] = (0..4)
+                    .fold(0, |key, d| key | (self.tables[c][self.codes[i][d] as usize] as PatKey) << (4 * d));
+            }
             self.enter_totals(i);
         }
     }
 
+    /// Refreshes direction `d` of an empty point's pattern key, keeping totals and counts.
     fn update_key(&mut self, n: usize, d: usize, code: u32) {
-        let empty = self.cells[n] == EMPTY;
         for c in 0..2 {
             let t = self.points[c];
             let old = self.keys[n][c];
@@ -375,11 +383,9 @@ impl Board {
             let new = (old & !(0xF << (4 * d))) | pat << (4 * d);
             if new != old {
                 self.keys[n][c] = new;
-                if empty {
-                    self.totals[c] += t.value[new as usize] - t.value[old as usize];
-                    self.class_counts[c][t.class[old as usize] as usize] -= 1;
-                    self.class_counts[c][t.class[new as usize] as usize] += 1;
-                }
+                self.totals[c] += t.value[new as usize] - t.value[old as usize];
+                self.class_counts[c][t.class[old as usize] as usize] -= 1;
+                self.class_counts[c][t.class[new as usize] as usize] += 1;
             }
         }
     }
