@@ -18,7 +18,7 @@ pub const SWAP2_MARGIN: i32 = 50;
 /// swap2 games at 1 s per move ended 29-11 for black.
 pub const SWAP2_WHITE_EDGE: i32 = 120;
 /// Candidate openings judged when proposing the first three stones.
-const OPENING_CANDIDATES: usize = 8;
+const OPENING_CANDIDATES: usize = 16;
 /// Our moves, and their replies to each, tried when looking for a balanced pair of moves.
 const PAIR_FIRST: usize = 4;
 const PAIR_SECOND: usize = 3;
@@ -107,14 +107,23 @@ impl Engine {
     /// search judges closest to even.
     fn swap2_propose(&mut self, board: &mut Board, total: Duration, seq: u64) -> String {
         let (cx, cy) = (board.width() as i64 / 2, board.height() as i64 / 2);
-        let near: Vec<(i64, i64)> =
-            (-2..=2).flat_map(|dy| (-2..=2).map(move |dx| (dx, dy))).filter(|&d| d != (0, 0)).collect();
+        // Shaped like the classic openings: white touches the centre stone, black's second
+        // stone lies within two points of the centre.
+        let ring = |r: i64| -> Vec<(i64, i64)> {
+            (-r..=r)
+                .flat_map(|dy| (-r..=r).map(move |dx| (dx, dy)))
+                .filter(|&(dx, dy)| dx.abs().max(dy.abs()) >= 1)
+                .collect()
+        };
+        let (white_at, black_at) = (ring(1), ring(2));
         let each = total / (OPENING_CANDIDATES as u32 + 1);
         let mut state = self.game_seed;
         let mut best: Option<(i32, [Pos; 3])> = None;
         for _ in 0..OPENING_CANDIDATES {
-            let mut pick = || near[(crate::board::splitmix64(&mut state) % near.len() as u64) as usize];
-            let (w, b2) = (pick(), pick());
+            let mut draw = |from: &[(i64, i64)]| {
+                from[(crate::board::splitmix64(&mut state) % from.len() as u64) as usize]
+            };
+            let (w, b2) = (draw(&white_at), draw(&black_at));
             let stones = [(cx, cy), (cx + w.0, cy + w.1), (cx + b2.0, cy + b2.1)];
             let mut probe = Board::new(board.width(), board.height(), self.rule);
             let mut placed = [Pos::NONE; 3];
