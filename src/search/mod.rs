@@ -396,18 +396,8 @@ impl<'a> Searcher<'a> {
         ply: usize,
         pv: bool,
     ) -> i32 {
-        self.pv_len[ply] = ply;
-        self.nodes += 1;
-        self.poll();
-        if self.aborted {
-            return 0;
-        }
-        self.sel_depth = self.sel_depth.max(ply as i32);
-        if b.is_full() {
-            return 0;
-        }
-        if ply >= MAX_PLY - 1 {
-            return b.evaluate();
+        if let Some(score) = self.enter_node(b, ply, MAX_PLY - 1) {
+            return score;
         }
         let ply_i = ply as i32;
         alpha = alpha.max(-(WIN - ply_i));
@@ -516,21 +506,27 @@ impl<'a> Searcher<'a> {
         *h = (*h + depth * depth).min(1 << 20);
     }
 
-    /// Threat quiescence: stand pat on the static value, or continue with our fours (each
-    /// forces a block), which finds continuous-four wins past the nominal depth.
-    fn quiesce(&mut self, b: &mut Board, mut alpha: i32, beta: i32, ply: usize, fours: i32) -> i32 {
+    /// Bookkeeping every node starts with; a score when the node ends here (aborted search,
+    /// full board, or the ply limit).
+    fn enter_node(&mut self, b: &Board, ply: usize, ply_limit: usize) -> Option<i32> {
         self.pv_len[ply] = ply;
         self.nodes += 1;
         self.poll();
         if self.aborted {
-            return 0;
+            return Some(0);
         }
         self.sel_depth = self.sel_depth.max(ply as i32);
         if b.is_full() {
-            return 0;
+            return Some(0);
         }
-        if ply >= MAX_PLY - 2 {
-            return b.evaluate();
+        (ply >= ply_limit).then(|| b.evaluate())
+    }
+
+    /// Threat quiescence: stand pat on the static value, or continue with our fours (each
+    /// forces a block), which finds continuous-four wins past the nominal depth.
+    fn quiesce(&mut self, b: &mut Board, mut alpha: i32, beta: i32, ply: usize, fours: i32) -> i32 {
+        if let Some(score) = self.enter_node(b, ply, MAX_PLY - 2) {
+            return score;
         }
         if let Some(score) = self.threats(b, alpha, beta, ply, Next::Quiesce { fours }) {
             return score;
