@@ -18,7 +18,7 @@ pub const SWAP2_MARGIN: i32 = 50;
 /// swap2 games at 1 s per move ended 29-11 for black.
 pub const SWAP2_WHITE_EDGE: i32 = 120;
 /// Candidate openings judged when proposing the first three stones.
-const OPENING_CANDIDATES: usize = 16;
+const OPENING_CANDIDATES: usize = 32;
 /// Our moves, and their replies to each, tried when looking for a balanced pair of moves.
 const PAIR_FIRST: usize = 4;
 const PAIR_SECOND: usize = 3;
@@ -107,15 +107,16 @@ impl Engine {
     /// search judges closest to even.
     fn swap2_propose(&mut self, board: &mut Board, total: Duration, seq: u64) -> String {
         let (cx, cy) = (board.width() as i64 / 2, board.height() as i64 / 2);
-        // Shaped like the classic openings: white touches the centre stone, black's second
-        // stone lies within two points of the centre.
-        let ring = |r: i64| -> Vec<(i64, i64)> {
-            (-r..=r)
-                .flat_map(|dy| (-r..=r).map(move |dx| (dx, dy)))
-                .filter(|&(dx, dy)| dx.abs().max(dy.abs()) >= 1)
+        // White touches the centre stone; black's second stone lies two to six points away,
+        // so that some candidates leave black's stones apart (three stones near each other
+        // favour black, who gets the next free tempo after white's reply).
+        let ring = |lo: i64, hi: i64| -> Vec<(i64, i64)> {
+            (-hi..=hi)
+                .flat_map(|dy| (-hi..=hi).map(move |dx| (dx, dy)))
+                .filter(|&(dx, dy)| (lo..=hi).contains(&dx.abs().max(dy.abs())))
                 .collect()
         };
-        let (white_at, black_at) = (ring(1), ring(2));
+        let (white_at, black_at) = (ring(1, 1), ring(2, 6));
         let each = total / (OPENING_CANDIDATES as u32 + 1);
         let mut state = self.game_seed;
         let mut best: Option<(i32, [Pos; 3])> = None;
