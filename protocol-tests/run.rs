@@ -57,8 +57,8 @@ const MIN_CASES: usize = 15;
 const CONTEXT_LINES: usize = 8;
 /// Stderr lines quoted in a failure report.
 const STDERR_LINES: usize = 10;
-/// Board size before any `START`: the protocol's usual 20x20.
-const DEFAULT_SIZE: i64 = 20;
+/// Board size before any `START`: the engine starts at 15x15.
+const DEFAULT_SIZE: i64 = 15;
 
 // ---------------------------------------------------------------------------------------------
 // Case files

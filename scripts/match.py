@@ -265,7 +265,7 @@ class Match:
             except OSError as err:
                 raise Loss(e, "start", f"start failure ({err})") from None
             try:
-                pair[e].send(*self._info_lines(e), f"START {a.size}")
+                pair[e].send(*self._info_lines(e), start_command(a))
             except BrainDied:
                 pass  # reported by the wait below
         for e in (0, 1):
@@ -275,7 +275,7 @@ class Match:
             if answer is not None and restarted[e] and re.match(r"(UNKNOWN|ERROR)\b", answer):
                 # RESTART is optional in the protocol: fall back to START, as Piskvork does.
                 try:
-                    b.send(f"START {a.size}")
+                    b.send(start_command(a))
                 except BrainDied:
                     pass
                 answer = self._wait_ok(b, e, tag)
@@ -583,8 +583,8 @@ class Match:
         if "out" in self.files:
             self.files["out"].write(
                 f"game={r.number} black={black} white={white} "
-                f"opening={''.join(fmt_move(x, y, a.size) for x, y in r.opening) or '-'} "
-                f"moves={''.join(fmt_move(x, y, a.size) for x, y in r.moves) or '-'} "
+                f"opening={''.join(fmt_move(x, y, a.width) for x, y in r.opening) or '-'} "
+                f"moves={''.join(fmt_move(x, y, a.width) for x, y in r.moves) or '-'} "
                 f"result={r.result} reason={r.reason}\n")
             self.files["out"].flush()
         if r.kind == "interrupted":
@@ -593,15 +593,17 @@ class Match:
             sgf_result = "0" if r.winner is None else ("B+" if r.winner == r.black else "W+")
             if r.kind in LOSS_KINDS:
                 sgf_result += "T" if r.kind == "time" else "F"
-            self.files["sgf"].write(to_sgf(a.size, all_moves, black, white, sgf_result, a.rule,
+            sz = a.size if a.width == a.height else f"{a.width}:{a.height}"  # SGF's SZ[w:h]
+            self.files["sgf"].write(to_sgf(sz, all_moves, black, white, sgf_result, a.rule,
                                            f"game {r.number}: {r.reason}", len(r.opening)))
             self.files["sgf"].flush()
         if a.psq:
             path = Path(a.psq) / f"game_{r.number:04d}.psq"
-            path.write_text(to_psq(a.size, all_moves, times, black, white))
+            path.write_text(to_psq(a.width, all_moves, times, black, white, a.height))
         if "jsonl" in self.files:
             entry = {
-                "game": r.number, "size": a.size, "rule": a.rule, "black": black, "white": white,
+                "game": r.number, "size": a.size, "width": a.width, "height": a.height, "rule": a.rule,
+                "black": black, "white": white,
                 "opening": [list(m) for m in r.opening], "moves": [list(m) for m in r.moves],
                 "times_ms": r.times_ms, "result": r.result,
                 "winner": None if r.winner is None else self.names[r.winner],
@@ -629,11 +631,12 @@ class Game:
         self.last_reply: list[float | None] = [None, None]
         self.last_ms = 0.0
         self.size = m.args.size
+        self.width, self.height = m.args.width, m.args.height
         self.result = GameResult(number, first, list(opening))
         self.reset_opening(opening, first)
 
     def reset_opening(self, opening: list[tuple[int, int]], black: int) -> None:
-        self.board = Board(self.size)
+        self.board = Board(self.width, self.height)
         for i, (x, y) in enumerate(opening):
             self.board.place(x, y, i % 2)
         self.history = list(opening)
@@ -661,7 +664,7 @@ def summary(m: Match, elapsed_s: float) -> int:
     n = len(games)
     A, B = m.names
     out("")
-    out(f"==== {n} games in {elapsed_s:.0f} s, {a.size}x{a.size}, rule {a.rule} ({RULE_NAMES[a.rule]}), "
+    out(f"==== {n} games in {elapsed_s:.0f} s, {a.board}, rule {a.rule} ({RULE_NAMES[a.rule]}), "
         f"turn {a.turn_ms} ms, match {str(a.match_ms) + ' ms' if a.match_ms else 'none'}, "
         f"tolerance {a.tolerance_ms} ms, seed {a.seed} ====")
     for e in (0, 1):
@@ -763,6 +766,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--name", action="append", default=[], help="names of the engines, in order")
     p.add_argument("-n", "--games", type=int, default=10, help="number of games")
     p.add_argument("--size", type=int, default=15, help="board size (START n), 5..32")
+    p.add_argument("--rect", default=None, metavar="W,H",
+                   help="rectangular board W wide, H high (RECTSTART W,H; overrides --size; random openings only)")
     p.add_argument("--rule", type=int, default=0, choices=sorted(RULE_NAMES), help="INFO rule value")
     p.add_argument("--turn-ms", type=int, default=200, help="INFO timeout_turn, and the per-move limit (0: none)")
     p.add_argument("--match-ms", type=int, default=None, help="INFO timeout_match (default: none, sends 0)")
@@ -812,6 +817,16 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     a.names = names
     if not MIN_SIZE <= a.size <= MAX_SIZE:
         p.error(f"--size must be in {MIN_SIZE}..{MAX_SIZE}")
+    a.width = a.height = a.size
+    if a.rect:
+        m = re.fullmatch(r"\s*(\d+)\s*[,x]\s*(\d+)\s*", a.rect)
+        if not m or not all(MIN_SIZE <= int(v) <= MAX_SIZE for v in m.groups()):
+            p.error(f"--rect: W,H with both in {MIN_SIZE}..{MAX_SIZE}")
+        if a.openings:
+            p.error("--rect: only with random openings (no --openings)")
+        a.width, a.height = int(m.group(1)), int(m.group(2))
+        a.size = a.width
+    a.board = f"{a.width}x{a.height}"
     if a.games < 1 or a.jobs < 1 or a.turn_ms < 0 or a.tolerance_ms < 0 or a.random_plies < 0:
         p.error("--games, --jobs must be positive; --turn-ms, --tolerance-ms, --random-plies not negative")
     m = re.fullmatch(r"(\d+)(?:-(\d+))?", a.opening_stones)
@@ -840,21 +855,27 @@ def make_schedule(a: argparse.Namespace) -> list[tuple[int, list[tuple[int, int]
                 "(add --random-plies N)")
         openings = [book[i % len(book)] for i in range(n_openings)]
     else:
-        openings = [random_opening(rng, a.size, rng.randint(a.open_min, a.open_max)) for _ in range(n_openings)]
+        openings = [random_opening(rng, a.width, rng.randint(a.open_min, a.open_max), height=a.height)
+                    for _ in range(n_openings)]
     if a.random_plies:
-        openings = [extend_opening(rng, o, a.size, a.random_plies, a.rule) for o in openings]
+        openings = [extend_opening(rng, o, a.width, a.random_plies, a.rule, height=a.height) for o in openings]
     if a.no_swap:  # every game its own opening (data generation: no mirrored duplicates)
         return [(g + 1, openings[g], g % 2) for g in range(a.games)]
     return [(g + 1, openings[g // 2], g % 2) for g in range(a.games)]
+
+
+def start_command(a: argparse.Namespace) -> str:
+    return f"RECTSTART {a.width},{a.height}" if a.rect else f"START {a.size}"
 
 
 def _interrupt(signum, frame):
     raise KeyboardInterrupt
 
 
-def run(a: argparse.Namespace) -> tuple[Match, float, bool]:
-    """Play the match; returns (match, seconds, interrupted)."""
-    m = Match(a)
+def run(a: argparse.Namespace, factory=Match) -> tuple[Match, float, bool]:
+    """Play the match (`factory(a)` builds it: Match or a subclass); returns (match, seconds,
+    interrupted)."""
+    m = factory(a)
     schedule = make_schedule(a)
     t_start = time.monotonic()
     pool = ThreadPoolExecutor(max_workers=a.jobs)
@@ -902,7 +923,7 @@ def main(argv: list[str] | None = None, prog: str = "match") -> int:
         if not words or ("/" in exe and not Path(exe).exists()):
             out(f"error: {exe or cmd!r} does not exist (build Gorin with `cargo build --release`)")
             return 2
-    out(f"{prog}: {a.names[0]} vs {a.names[1]}, {a.games} games, {a.size}x{a.size}, rule {a.rule} "
+    out(f"{prog}: {a.names[0]} vs {a.names[1]}, {a.games} games, {a.board}, rule {a.rule} "
         f"({RULE_NAMES[a.rule]}), turn {a.turn_ms} ms, match {a.match_ms or 'none'}, seed {a.seed}, "
         f"jobs {a.jobs}{', swap2' if a.swap2 else ''}{', reuse' if a.reuse else ''}")
     if a.rule == RENJU and not RENJU_PACKAGE:

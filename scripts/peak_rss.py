@@ -28,7 +28,7 @@ from pathlib import Path
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from brainproc import Brain, BrainDied, is_chatter, log, out, parse_move  # noqa: E402
-from selfplay import Board  # noqa: E402  (the referee: stop at a five)
+from referee import Board  # noqa: E402  (the referee: stop at a five)
 
 REPO = Path(__file__).resolve().parent.parent
 DEFAULT_ENGINE = str(REPO / "target" / "release" / "pbrain-gorin")

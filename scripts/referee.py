@@ -96,8 +96,12 @@ class Board:
             return "overline"
         if _renju_foul_type is None:
             return None
-        # The package wants grid[x][y] with the point empty or black (1 black, 2 white).
-        grid = [[self.cells[yy][xx] for yy in range(self.height)] for xx in range(self.width)]
+        # The package wants a square grid[x][y] with the point empty or black (1 black, 2 white).
+        # A rectangular board is padded with white stones: for black's lines a white stone
+        # blocks as the edge does.
+        n = max(self.width, self.height)
+        grid = [[self.cells[yy][xx] if xx < self.width and yy < self.height else 2 for yy in range(n)]
+                for xx in range(n)]
         grid[x][y] = 0
         kind = _renju_foul_type(grid, x, y)
         return FOUL_NAMES.get(kind) if kind else None
@@ -222,17 +226,19 @@ def near_points(board: Board, radius: int) -> list[tuple[int, int]]:
 
 
 def extend_opening(rng: random.Random, opening: list[tuple[int, int]], size: int, plies: int,
-                   rule: int = 0) -> list[tuple[int, int]]:
+                   rule: int = 0, height: int | None = None) -> list[tuple[int, int]]:
     """The opening plus `plies` random stones next to the existing ones (within 2 points), none
-    making a five (nor a renju foul for black when rule is renju)."""
-    board = Board(size)
+    making a five (nor a renju foul for black when rule is renju). `size` is the width; `height`
+    defaults to it."""
+    height = size if height is None else height
+    board = Board(size, height)
     for i, (x, y) in enumerate(opening):
         board.place(x, y, i % 2)
     moves = list(opening)
     for _ in range(plies):
         colour = len(moves) % 2
         if not moves:
-            candidates = [(size // 2 + dx, size // 2 + dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1)]
+            candidates = [(size // 2 + dx, height // 2 + dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1)]
         else:
             candidates = near_points(board, 2)
         candidates = [p for p in candidates if not board.wins(p[0], p[1], colour, 0)
@@ -245,14 +251,17 @@ def extend_opening(rng: random.Random, opening: list[tuple[int, int]], size: int
     return moves
 
 
-def random_opening(rng: random.Random, size: int, stones: int, rule: int = 0) -> list[tuple[int, int]]:
-    """`stones` distinct points near the centre (within 2), alternating colours from black."""
-    c = size // 2
-    r = 2 if size >= 9 else 1
-    board = Board(size)
+def random_opening(rng: random.Random, size: int, stones: int, rule: int = 0,
+                   height: int | None = None) -> list[tuple[int, int]]:
+    """`stones` distinct points near the centre (within 2), alternating colours from black.
+    `size` is the width; `height` defaults to it."""
+    height = size if height is None else height
+    cx, cy = size // 2, height // 2
+    r = 2 if min(size, height) >= 9 else 1
+    board = Board(size, height)
     moves: list[tuple[int, int]] = []
     while len(moves) < stones:
-        p = (c + rng.randint(-r, r), c + rng.randint(-r, r))
+        p = (cx + rng.randint(-r, r), cy + rng.randint(-r, r))
         if board.get(*p) != 0:
             continue
         colour = len(moves) % 2
@@ -291,10 +300,11 @@ def to_sgf(size: int, moves: list[tuple[int, int]], black: str, white: str, resu
     return "(;" + "\n;".join(nodes) + ")\n"
 
 
-def to_psq(size: int, moves: list[tuple[int, int]], times_ms: list[int], black: str, white: str) -> str:
+def to_psq(size: int, moves: list[tuple[int, int]], times_ms: list[int], black: str, white: str,
+           height: int | None = None) -> str:
     """One game in Piskvork's PSQ format: `Piskvorky WxH, 11:11, 0`, then `x,y,ms` per move
     (1-based coordinates), then the two players' names and `-1`."""
-    lines = [f"Piskvorky {size}x{size}, 11:11, 0"]
+    lines = [f"Piskvorky {size}x{size if height is None else height}, 11:11, 0"]
     for (x, y), ms in zip(moves, times_ms):
         lines.append(f"{x + 1},{y + 1},{ms}")
     lines += [black, white, "-1"]

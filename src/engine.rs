@@ -308,7 +308,8 @@ impl Engine {
 
     fn info(&mut self, key: &str, value: &str) {
         let number = || parse_int(value);
-        let mut bad = |what: &str| self.notes.push(format!("INFO {key} {value}: {what}, ignored"));
+        let shown = crate::protocol::printable(value);
+        let mut bad = |what: &str| self.notes.push(format!("INFO {key} {shown}: {what}, ignored"));
         match key {
             "timeout_turn" => match number() {
                 Ok(v) if v >= 0 => self.settings.time.turn_ms = v,

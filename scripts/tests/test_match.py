@@ -333,6 +333,28 @@ class RunnerTest(unittest.TestCase):
         self.assertEqual(psq_text[0], "Piskvorky 12x12, 11:11, 0")
         self.assertRegex(psq_text[1], r"^\d+,\d+,\d+$")
 
+    def test_rectangular_board(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            jsonl = Path(tmp) / "g.jsonl"
+            m, report = run_match("--engine", HONEST, "--engine", f"{PY} {SCRIPTS / 'greedy.py'}",
+                                  "--games", "2", "--rect", "12,7", "--rule", "4", "--random-plies", "2",
+                                  "--jsonl", str(jsonl))
+            entries = [json.loads(line) for line in jsonl.read_text().splitlines()]
+        self.assertIn("RESULT: OK", report)
+        self.assertIn("12x7", report)
+        for e in entries:
+            self.assertEqual((e["width"], e["height"]), (12, 7))
+            for x, y in e["opening"] + e["moves"]:
+                self.assertTrue(0 <= x < 12 and 0 <= y < 7, (x, y))
+        # Renju judging on a rectangle: the square grid the package wants is padded with white,
+        # so the bottom edge blocks the vertical line: one three, no foul (12x12: a double three).
+        if referee.RENJU_PACKAGE:
+            for height, foul in ((12, "double-three"), (7, None)):
+                b = Board(12, height)
+                for x, y in ((4, 4), (6, 4), (5, 5), (5, 6)):
+                    b.place(x, y, BLACK)
+                self.assertEqual(b.renju_foul(5, 4), foul, height)
+
     def test_swap2_fallback_when_unsupported(self):
         m, report = run_match("--engine", RANDOM, "--engine", f"{FAKE} log /dev/null", "--games", "2", "--swap2")
         self.assertEqual(len(m.results), 2)

@@ -141,7 +141,7 @@ impl Parser {
             },
             "YXBALANCEONE" => balance_command(rest, "YXBALANCEONE", Command::BalanceOne),
             "YXBALANCETWO" => balance_command(rest, "YXBALANCETWO", Command::BalanceTwo),
-            _ => Command::Unknown(format!("unknown command '{}'", shorten(line))),
+            _ => Command::Unknown(format!("unknown command '{}'", printable(line))),
         };
         Some(cmd)
     }
@@ -208,6 +208,11 @@ fn balance_command(rest: &str, name: &str, make: fn(i64) -> Command) -> Command 
         Ok(b) => make(b),
         Err(e) => Command::Malformed(format!("{name} needs a bias: {e}")),
     }
+}
+
+/// `s` cut to a readable length with control characters replaced, fit to echo in a reply.
+pub fn printable(s: &str) -> String {
+    shorten(&s.chars().map(|c| if c.is_control() { '?' } else { c }).collect::<String>())
 }
 
 fn shorten(s: &str) -> String {

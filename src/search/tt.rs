@@ -73,21 +73,26 @@ impl Tt {
     /// A table of at most `bytes` bytes (rounded down to a power of two number of buckets).
     /// The memory comes zeroed from the allocator, so pages are committed only when touched.
     pub fn new(bytes: usize) -> Tt {
-        Tt::try_new(bytes).unwrap_or_else(|| std::alloc::handle_alloc_error(Self::layout(bytes).0))
+        Tt::try_new(bytes).unwrap_or_else(|| match Self::layout(bytes) {
+            Some((layout, _)) => std::alloc::handle_alloc_error(layout),
+            None => panic!("a hash table of {bytes} bytes cannot be described"),
+        })
     }
 
     /// Like `new`, but `None` when the memory cannot be had (a manager may ask for more than
     /// the machine has), so the caller can settle for less instead of aborting.
     pub fn try_new(bytes: usize) -> Option<Tt> {
-        let (layout, buckets) = Self::layout(bytes);
+        let (layout, buckets) = Self::layout(bytes)?;
         Some(Tt { entries: zeroed_entries(layout)?, mask: buckets - 1, age: 0 })
     }
 
-    fn layout(bytes: usize) -> (std::alloc::Layout, usize) {
+    /// The allocation for a table of at most `bytes`; `None` when no allocation that large can
+    /// even be described (more than `isize::MAX` bytes).
+    fn layout(bytes: usize) -> Option<(std::alloc::Layout, usize)> {
         let buckets = (bytes / (ENTRY_BYTES * BUCKET)).max(1);
         let buckets = 1usize << (usize::BITS - 1 - buckets.leading_zeros());
-        let layout = std::alloc::Layout::array::<Entry>(buckets * BUCKET).expect("table size fits in memory");
-        (layout, buckets)
+        let layout = std::alloc::Layout::array::<Entry>(buckets * BUCKET).ok()?;
+        Some((layout, buckets))
     }
 
     pub fn bytes(&self) -> usize {
@@ -231,6 +236,7 @@ mod tests {
     #[test]
     fn impossible_sizes_fail_softly() {
         assert!(Tt::try_new(usize::MAX / 2).is_none());
+        assert!(Tt::try_new(usize::MAX).is_none());
         assert!(Tt::try_new(1 << 20).is_some());
     }
 
