@@ -187,6 +187,7 @@ impl<'a> Searcher<'a> {
         }
         let mut best = Outcome { best: root[0].pos, score: 0, depth: 0, nodes: 0, pv: vec![root[0].pos] };
         let mut prev_score = 0;
+        let mut wins_in_a_row = 0;
         for depth in 1..=self.limits.max_depth.clamp(1, MAX_DEPTH) {
             self.sel_depth = 0;
             let (mut lo, mut hi) = if depth >= 5 && !is_decisive(prev_score) {
@@ -233,7 +234,11 @@ impl<'a> Searcher<'a> {
                 elapsed: self.limits.start.elapsed(),
                 pv: best.pv.clone(),
             });
-            let settled = is_decisive(score) && WIN - score.abs() <= depth;
+            // A proven result stops the search once no shorter line can exist, or once a win
+            // has held for two iterations (the answer comes at once; a deeper look would only
+            // look for a shorter win).
+            wins_in_a_row = if score >= WIN_THRESHOLD { wins_in_a_row + 1 } else { 0 };
+            let settled = (is_decisive(score) && WIN - score.abs() <= depth) || wins_in_a_row >= 2;
             if settled || self.limits.start.elapsed() >= self.limits.soft {
                 break;
             }
