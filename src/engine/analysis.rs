@@ -18,7 +18,7 @@ pub const SWAP2_MARGIN: i32 = 50;
 /// (the opener took white at five stones and won); 0 is used.
 pub const SWAP2_WHITE_EDGE: i32 = 0;
 /// Candidate openings judged when proposing the first three stones.
-const OPENING_CANDIDATES: usize = 32;
+const OPENING_CANDIDATES: usize = 12;
 /// Our moves, and their replies to each, tried when looking for a balanced pair of moves.
 const PAIR_FIRST: usize = 4;
 const PAIR_SECOND: usize = 3;
