@@ -536,6 +536,21 @@ impl<'a> Searcher<'a> {
         if let Some(score) = self.threats(b, alpha, beta, ply, Next::Quiesce { fours }) {
             return score;
         }
+        // Four sequences transpose endlessly (the same fours in another order): the table
+        // keeps the threat tree from exploding when both sides have many fours.
+        let key = b.key();
+        if let Some(hit) = self.tt.probe(key) {
+            let score = score_from_tt(hit.score, ply as i32);
+            let cut = match hit.bound {
+                Bound::Exact => true,
+                Bound::Lower => score >= beta,
+                Bound::Upper => score <= alpha,
+            };
+            if cut {
+                return score;
+            }
+        }
+        let alpha_orig = alpha;
         let stand = self.static_value(b);
         if stand >= beta {
             return stand;
@@ -550,6 +565,7 @@ impl<'a> Searcher<'a> {
         let mut moves = std::mem::take(&mut self.move_lists[ply]);
         generate_fours(b, &mut moves);
         let mut best = stand;
+        let mut best_move = Pos::NONE;
         for m in moves.iter() {
             b.make(m.pos);
             let score = -self.quiesce(b, -beta, -alpha, ply + 1, fours + 1);
@@ -559,6 +575,7 @@ impl<'a> Searcher<'a> {
             }
             if score > best {
                 best = score;
+                best_move = m.pos;
                 if score > alpha {
                     alpha = score;
                     self.update_pv(ply, m.pos);
@@ -570,10 +587,17 @@ impl<'a> Searcher<'a> {
         }
         self.move_lists[ply] = moves;
         if self.aborted {
-            0
-        } else {
-            best
+            return 0;
         }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > alpha_orig {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.tt.store(key, best_move, score_to_tt(best, ply as i32), 0, 0, bound);
+        best
     }
 }
 

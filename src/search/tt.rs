@@ -133,6 +133,10 @@ impl Tt {
         for e in bucket {
             let data = e.data.load(Relaxed);
             if data == 0 || e.check.load(Relaxed) ^ data == key {
+                // A bound from a shallower search does not replace a deeper result.
+                if data != 0 && bound != Bound::Exact && unpack(data).depth > depth {
+                    return;
+                }
                 // Keep a known best move when the new store has none.
                 let mv = if mv == Pos::NONE && data != 0 { unpack(data).mv } else { mv };
                 write(e, key, pack(mv, score, eval, depth, bound, self.age));
