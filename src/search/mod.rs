@@ -422,15 +422,8 @@ impl<'a> Searcher<'a> {
         if let Some(hit) = self.tt.probe(key) {
             tt_move = if b.is_empty(hit.mv) { hit.mv } else { Pos::NONE };
             let score = score_from_tt(hit.score, ply_i);
-            if !pv && hit.depth >= depth {
-                let cut = match hit.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => score >= beta,
-                    Bound::Upper => score <= alpha,
-                };
-                if cut {
-                    return score;
-                }
+            if !pv && hit.depth >= depth && hit.bound.cuts(score, alpha, beta) {
+                return score;
             }
         }
 
@@ -490,13 +483,7 @@ impl<'a> Searcher<'a> {
             }
         }
         self.move_lists[ply] = moves;
-        let bound = if best_score >= beta {
-            Bound::Lower
-        } else if best_score > alpha_orig {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
+        let bound = Bound::of(best_score, alpha_orig, beta);
         self.tt.store(key, best_move, score_to_tt(best_score, ply_i), 0, depth, bound);
         best_score
     }
@@ -541,12 +528,7 @@ impl<'a> Searcher<'a> {
         let key = b.key();
         if let Some(hit) = self.tt.probe(key) {
             let score = score_from_tt(hit.score, ply as i32);
-            let cut = match hit.bound {
-                Bound::Exact => true,
-                Bound::Lower => score >= beta,
-                Bound::Upper => score <= alpha,
-            };
-            if cut {
+            if hit.bound.cuts(score, alpha, beta) {
                 return score;
             }
         }
@@ -589,13 +571,7 @@ impl<'a> Searcher<'a> {
         if self.aborted {
             return 0;
         }
-        let bound = if best >= beta {
-            Bound::Lower
-        } else if best > alpha_orig {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
+        let bound = Bound::of(best, alpha_orig, beta);
         self.tt.store(key, best_move, score_to_tt(best, ply as i32), 0, 0, bound);
         best
     }

@@ -21,6 +21,28 @@ pub enum Bound {
     Upper = 3,
 }
 
+impl Bound {
+    /// The bound a search result gives, from the window it was searched with.
+    pub fn of(score: i32, alpha: i32, beta: i32) -> Bound {
+        if score >= beta {
+            Bound::Lower
+        } else if score > alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        }
+    }
+
+    /// Whether a stored score with this bound settles a node searched with `alpha..beta`.
+    pub fn cuts(self, score: i32, alpha: i32, beta: i32) -> bool {
+        match self {
+            Bound::Exact => true,
+            Bound::Lower => score >= beta,
+            Bound::Upper => score <= alpha,
+        }
+    }
+}
+
 #[derive(Default)]
 struct Entry {
     check: AtomicU64,
