@@ -91,7 +91,7 @@ pub struct Searcher<'a> {
 
 /// Quiet moves searched at a shallow node before the rest are skipped.
 fn late_move_limit(depth: i32) -> usize {
-    (4 + depth * depth * 2) as usize
+    (3 + depth * depth) as usize
 }
 
 /// Whether a score says the game is decided.
