@@ -298,8 +298,7 @@ impl Engine {
                 return Err(format!("board stone {} is given twice", show(s.at)));
             }
             let color = if s.field == 1 { own_color } else { own_color.opp() };
-            board.set_side_to_move(color);
-            board.make(p);
+            board.place(p, color);
         }
         board.set_side_to_move(own_color);
         self.board = board;
@@ -382,17 +381,7 @@ impl Engine {
         }
         self.rule = rule;
         self.tt = None;
-        // Pattern tables depend on the rule: replay the stones on a board of the new rule.
-        let mut board = Board::new(self.board.width(), self.board.height(), rule);
-        for p in self.board.moves() {
-            let color = self.board.get(p).expect("a played stone");
-            let (x, y) = self.board.xy(p);
-            let q = board.pos(x as i64, y as i64).expect("same size");
-            board.set_side_to_move(color);
-            board.make(q);
-        }
-        board.set_side_to_move(self.board.side_to_move());
-        self.board = board;
+        self.board = self.board.with_rule(rule);
     }
 
     /// Size of the hash table the settings allow, in bytes.

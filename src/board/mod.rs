@@ -299,6 +299,24 @@ impl Board {
         self.set_side_to_move(self.side.opp());
     }
 
+    /// Puts a `color` stone on the empty point `p` as the next move of the record, whoever
+    /// was to move (positions set up stone by stone); the other colour moves next.
+    pub fn place(&mut self, p: Pos, color: Color) {
+        self.set_side_to_move(color);
+        self.make(p);
+    }
+
+    /// The same stones, in the same order and with the same side to move, under `rule`
+    /// (pattern tables depend on the rule).
+    pub fn with_rule(&self, rule: Rule) -> Board {
+        let mut board = Board::new(self.width, self.height, rule);
+        for p in self.moves() {
+            board.place(p, self.get(p).expect("a played stone"));
+        }
+        board.set_side_to_move(self.side);
+        board
+    }
+
     /// Takes back the last move.
     pub fn undo(&mut self) {
         let Some(u) = self.history.pop() else { return };
@@ -542,8 +560,7 @@ impl Board {
                     _ => continue,
                 };
                 let p = board.pos(x as i64, y as i64).expect("on board");
-                board.set_side_to_move(color);
-                board.make(p);
+                board.place(p, color);
                 counts[color as usize] += 1;
             }
         }

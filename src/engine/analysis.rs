@@ -87,8 +87,7 @@ impl Engine {
                     .line(&format!("ERROR swap2 stone {},{} is off the board or repeated", s.at.x, s.at.y));
                 return;
             };
-            board.set_side_to_move(if i % 2 == 0 { Color::Black } else { Color::White });
-            board.make(p);
+            board.place(p, if i % 2 == 0 { Color::Black } else { Color::White });
         }
         let total = self.command_budget().saturating_sub(arrived.elapsed());
         let reply = match setup.stones.len() {

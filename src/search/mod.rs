@@ -577,20 +577,5 @@ impl<'a> Searcher<'a> {
     }
 }
 
-/// The side a score is for, in words, for logs and messages.
-pub fn describe(score: i32, side: Color) -> String {
-    let who = match side {
-        Color::Black => "black",
-        Color::White => "white",
-    };
-    if score >= WIN_THRESHOLD {
-        format!("{who} wins in {}", WIN - score)
-    } else if score <= -WIN_THRESHOLD {
-        format!("{who} loses in {}", WIN + score)
-    } else {
-        format!("{score}")
-    }
-}
-
 #[cfg(test)]
 mod tests;
