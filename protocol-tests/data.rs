@@ -155,3 +155,89 @@ fn gomocup_games_replay_with_the_five_at_the_last_move() {
         failures[..failures.len().min(20)].join("\n")
     );
 }
+
+/// Plays a solver's proof out: every move legal, ending in a five of the side to move.
+fn proof_holds(b: &Board, line: &[gorin::board::Pos]) -> Result<(), String> {
+    let mut b = b.clone();
+    let attacker = b.side_to_move();
+    for &p in line {
+        let mover = b.side_to_move();
+        if !gorin::search::threat::legal_for(&mut b, p, mover) {
+            let names: Vec<String> = line.iter().map(|&q| b.pos_name(q)).collect();
+            return Err(format!("illegal move {} in the proof {names:?}", b.pos_name(p)));
+        }
+        b.make(p);
+    }
+    let Some(&last) = line.last().filter(|&&p| b.get(p) == Some(attacker)) else {
+        return Err("the proof does not end with an attacker move".into());
+    };
+    if b.is_win_at(last) {
+        return Ok(());
+    }
+    // Renju: a four whose five points black may not take.
+    let mut fives = Vec::new();
+    b.for_each_empty(|p| {
+        if b.makes_five(p, attacker) {
+            fives.push(p);
+        }
+    });
+    if attacker == Color::White && !fives.is_empty() && fives.iter().all(|&p| b.is_forbidden(p)) {
+        return Ok(());
+    }
+    Err("the proof ends in neither a five nor an unblockable four".into())
+}
+
+fn puzzle_board(case: &Json) -> Board {
+    let size = case.get("size").int() as usize;
+    let mut b = Board::new(size, size, Rule::Renju);
+    for (key, color) in [("black", Color::Black), ("white", Color::White)] {
+        for s in case.get(key).array() {
+            let (x, y) = point(s);
+            b.place(b.pos(x, y).expect("stone on the board"), color);
+        }
+    }
+    let side = if case.get("to_move").str() == "black" { Color::Black } else { Color::White };
+    b.set_side_to_move(side);
+    b
+}
+
+#[test]
+fn threat_solvers_prove_the_renju_vcf_puzzles() {
+    use gorin::search::threat::{Solver, ThreatCache};
+    let cases = records("renju_vcf_puzzles.jsonl");
+    if cases.is_empty() {
+        return;
+    }
+    let mut vcf_cache = ThreatCache::new(18);
+    let mut vct_cache = ThreatCache::new(16);
+    let (mut vcf_solved, mut vct_solved) = (0, 0);
+    let mut failures = Vec::new();
+    for (i, case) in cases.iter().enumerate() {
+        let id = case.get("id").str();
+        let mut b = puzzle_board(case);
+        vcf_cache.clear();
+        if let Some(proof) = Solver::vcf(&mut vcf_cache, 2_000_000).find_vcf(&mut b) {
+            vcf_solved += 1;
+            if let Err(e) = proof_holds(&b, &proof.line) {
+                failures.push(format!("{id} (VCF): {e}\n{}", b.to_ascii()));
+            }
+        }
+        // VCT on a sample: its proofs mix threes and fours and must hold as well.
+        if i % 5 == 0 {
+            vcf_cache.clear();
+            vct_cache.clear();
+            let found = Solver::vct(&mut vcf_cache, &mut vct_cache, 2_000_000).find_vct(&mut b, 3);
+            if let Some(proof) = found {
+                vct_solved += 1;
+                if let Err(e) = proof_holds(&b, &proof.line) {
+                    failures.push(format!("{id} (VCT): {e}\n{}", b.to_ascii()));
+                }
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{} bad proofs:\n{}", failures.len(), failures.join("\n"));
+    let n = cases.len();
+    assert!(vcf_solved * 100 >= n * 97, "VCF solved {vcf_solved} of {n}");
+    assert!(vct_solved * 100 >= n.div_ceil(5) * 97, "VCT solved {vct_solved} of {}", n.div_ceil(5));
+    eprintln!("VCF solved {vcf_solved} of {n}; VCT solved {vct_solved} of {}", n.div_ceil(5));
+}

@@ -23,6 +23,13 @@ fn main() -> ExitCode {
             }
         },
         Some("play") => gorin::play::run(&args[1..]),
+        Some("tune") => match gorin::eval::tune::run(&args[1..]) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("tune: {e:#}");
+                ExitCode::from(2)
+            }
+        },
         Some("--version" | "-V") => {
             println!("{} {}", gorin::engine::NAME, gorin::engine::VERSION);
             ExitCode::SUCCESS

@@ -104,8 +104,9 @@ pub struct Board {
     near_offsets: Vec<isize>,
     tables: [&'static [u8]; 2],
     points: [&'static PointTables; 2],
-    /// Sum of point values over empty cells, per colour.
-    totals: [i32; 2],
+    /// Per colour: sums over empty cells of the point values as the side to move's potential
+    /// and as the opponent's (the evaluation weighs them differently).
+    totals: [[i32; 2]; 2],
     /// Number of empty cells of each class, per colour.
     class_counts: [[u16; CLASS_COUNT]; 2],
     key: u64,
@@ -154,7 +155,7 @@ impl Board {
             near_offsets,
             tables,
             points,
-            totals: [0; 2],
+            totals: [[0; 2]; 2],
             class_counts: [[0; CLASS_COUNT]; 2],
             key: 0,
             side: Color::Black,
@@ -174,7 +175,7 @@ impl Board {
 
     /// Recomputes every code, key, total and count from the cells (used once per new board).
     fn rebuild_patterns(&mut self) {
-        self.totals = [0; 2];
+        self.totals = [[0; 2]; 2];
         self.class_counts = [[0; CLASS_COUNT]; 2];
         for y in 0..self.height {
             for x in 0..self.width {
@@ -196,7 +197,8 @@ impl Board {
                     }
                     self.keys[i][c] = key;
                     if self.cells[i] == EMPTY {
-                        self.totals[c] += self.points[c].value[key as usize];
+                        self.totals[c][0] += self.points[c].value[key as usize];
+                        self.totals[c][1] += self.points[c].threat[key as usize];
                         self.class_counts[c][self.points[c].class[key as usize] as usize] += 1;
                     }
                 }
@@ -401,7 +403,8 @@ impl Board {
             let new = (old & !(0xF << (4 * d))) | pat << (4 * d);
             if new != old {
                 self.keys[n][c] = new;
-                self.totals[c] += t.value[new as usize] - t.value[old as usize];
+                self.totals[c][0] += t.value[new as usize] - t.value[old as usize];
+                self.totals[c][1] += t.threat[new as usize] - t.threat[old as usize];
                 self.class_counts[c][t.class[old as usize] as usize] -= 1;
                 self.class_counts[c][t.class[new as usize] as usize] += 1;
             }
@@ -412,7 +415,8 @@ impl Board {
         for c in 0..2 {
             let t = self.points[c];
             let key = self.keys[i][c] as usize;
-            self.totals[c] -= t.value[key];
+            self.totals[c][0] -= t.value[key];
+            self.totals[c][1] -= t.threat[key];
             self.class_counts[c][t.class[key] as usize] -= 1;
         }
     }
@@ -421,7 +425,8 @@ impl Board {
         for c in 0..2 {
             let t = self.points[c];
             let key = self.keys[i][c] as usize;
-            self.totals[c] += t.value[key];
+            self.totals[c][0] += t.value[key];
+            self.totals[c][1] += t.threat[key];
             self.class_counts[c][t.class[key] as usize] += 1;
         }
     }
@@ -474,9 +479,9 @@ impl Board {
 
     /// Static value for the side to move.
     pub fn evaluate(&self) -> i32 {
-        let own = self.totals[self.side as usize];
-        let opp = self.totals[self.side.opp() as usize];
-        own - opp * params::OPPONENT_WEIGHT_16 / 16 + params::TEMPO
+        let own = self.totals[self.side as usize][0];
+        let opp = self.totals[self.side.opp() as usize][1];
+        own - opp + params::TEMPO
     }
 
     /// Calls `f` for every empty point near a stone (the whole board is empty: nothing).

@@ -3,6 +3,7 @@
 
 pub mod params;
 pub mod pattern;
+pub mod tune;
 
 use pattern::{Pat, B4, D4, F3, F4, F5, OL, PAT_COUNT};
 use std::sync::OnceLock;
@@ -39,7 +40,10 @@ pub const CHECK_THREES: Forbid = 2;
 /// Class, value and (for renju's black) forbidden status of every packed pattern key.
 pub struct PointTables {
     pub class: Box<[Class]>,
+    /// The point's potential for the side to move.
     pub value: Box<[i32]>,
+    /// The same point's potential when it is the opponent's (what the side to move faces).
+    pub threat: Box<[i32]>,
     pub forbid: Box<[Forbid]>,
 }
 
@@ -58,6 +62,7 @@ fn build_point_tables(renju_black: bool) -> PointTables {
     let n = 1 << 16;
     let mut class = vec![C_NONE; n].into_boxed_slice();
     let mut value = vec![0i32; n].into_boxed_slice();
+    let mut threat = vec![0i32; n].into_boxed_slice();
     let mut forbid = vec![LEGAL; n].into_boxed_slice();
     for key in 0..n {
         let pats = unpack(key as PatKey);
@@ -73,8 +78,10 @@ fn build_point_tables(renju_black: bool) -> PointTables {
         class[key] = c;
         let lines: i32 = pats.iter().map(|&p| params::PATTERN_VALUE[p as usize]).sum();
         value[key] = lines + params::CLASS_BONUS[c as usize];
+        let lines: i32 = pats.iter().map(|&p| params::OPPONENT_PATTERN_VALUE[p as usize]).sum();
+        threat[key] = lines + params::OPPONENT_CLASS_BONUS[c as usize];
     }
-    PointTables { class, value, forbid }
+    PointTables { class, value, threat, forbid }
 }
 
 fn count(pats: &[Pat; 4], p: Pat) -> usize {

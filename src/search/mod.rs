@@ -4,6 +4,7 @@
 //! is returned to the caller (the engine), which owns the protocol.
 
 pub mod movepick;
+pub mod threat;
 pub mod time;
 pub mod tt;
 
@@ -12,6 +13,7 @@ use crate::eval::{C_DOUBLE_THREE, C_FIVE, C_FOUR_THREE, C_OPEN_FOUR};
 use crate::rules::Rule;
 use movepick::{five_point, generate, generate_fours, is_legal, open_four_point, Scored};
 use std::time::{Duration, Instant};
+use threat::{Solver, ThreatCache};
 use tt::{score_from_tt, score_to_tt, Bound, Tt, WIN_THRESHOLD};
 
 /// Score of a five made at the root; a win `n` plies away scores `WIN - n`.
@@ -24,6 +26,24 @@ const QUIESCENCE_FOURS: i32 = 16;
 /// Nodes between two looks at the clock and the stop flag.
 const CHECK_INTERVAL: u64 = 1024;
 const ASPIRATION: i32 = 60;
+/// Fours a VCF inside the search may chain, and the nodes it may spend.
+const SEARCH_VCF_DEPTH: i32 = 12;
+const SEARCH_VCF_NODES: u64 = 4_000;
+/// Root threat search: threats deep, nodes, and the share of the hard limit it may take. Most
+/// threat wins are found in a few thousand nodes; a long fruitless look only costs depth.
+const ROOT_VCT_DEPTH: i32 = 5;
+const ROOT_VCT_NODES: u64 = 30_000;
+const ROOT_VCT_SHARE: u32 = 16;
+/// After the search: how many of our best moves are checked against the opponent's threat
+/// wins, the nodes for each check, and the share of the hard limit kept back for it (the
+/// check usually ends at once, so little is kept back; it may run on to the hard limit).
+const DEFENCE_CANDIDATES: usize = 4;
+const DEFENCE_VCT_DEPTH: i32 = 4;
+const DEFENCE_VCT_NODES: u64 = 20_000;
+const DEFENCE_SHARE: u32 = 32;
+/// Slots (log2) of the threat solvers' failure caches.
+const VCF_CACHE_BITS: u32 = 18;
+const VCT_CACHE_BITS: u32 = 16;
 
 /// What bounds one search.
 pub struct Limits<'a> {
@@ -87,6 +107,12 @@ pub struct Searcher<'a> {
     /// per position and `noise_seed`, so the choice among near-equal moves varies by game.
     noise: i32,
     noise_seed: u64,
+    vcf_cache: ThreatCache,
+    vct_cache: ThreatCache,
+    /// Nodes spent in the threat solvers (not counted in `nodes`).
+    threat_nodes: u64,
+    /// Threat sequences (VCT) are sure only where an open three must be answered.
+    threat_space: bool,
 }
 
 /// Quiet moves searched at a shallow node before the rest are skipped.
@@ -116,6 +142,10 @@ impl<'a> Searcher<'a> {
             excluded: Vec::new(),
             noise: 0,
             noise_seed: 0,
+            vcf_cache: ThreatCache::new(VCF_CACHE_BITS),
+            vct_cache: ThreatCache::new(VCT_CACHE_BITS),
+            threat_nodes: 0,
+            threat_space: !matches!(rule, Rule::CaroOverline | Rule::CaroExact),
         }
     }
 
@@ -142,8 +172,9 @@ impl<'a> Searcher<'a> {
         v + (r % (2 * self.noise as u64 + 1)) as i32 - self.noise
     }
 
+    /// Nodes visited: the search's and the threat solvers'.
     pub fn nodes(&self) -> u64 {
-        self.nodes
+        self.nodes + self.threat_nodes
     }
 
     /// Searches the position for the side to move and returns the best move found. The board
@@ -165,6 +196,11 @@ impl<'a> Searcher<'a> {
             let more = five_point(&probe, us.opp()).is_some();
             return self.single(p, if more { -(WIN - 2) } else { 0 });
         }
+        if self.excluded.is_empty() {
+            if let Some(win) = self.root_threat_win(b) {
+                return win;
+            }
+        }
         let mut root = Vec::new();
         generate(b, &mut root, &[Pos::NONE; 2], &self.history, Pos::NONE);
         root.retain(|m| !self.excluded.contains(&m.pos));
@@ -185,6 +221,15 @@ impl<'a> Searcher<'a> {
         if root.len() == 1 {
             return self.single(root[0].pos, 0);
         }
+        // Time kept back for checking the chosen move against the opponent's threat wins.
+        let full_hard = self.limits.hard;
+        let defence = if self.threat_space && self.excluded.is_empty() {
+            full_hard.saturating_sub(self.limits.start.elapsed()) / DEFENCE_SHARE
+        } else {
+            Duration::ZERO
+        };
+        self.limits.hard = full_hard.saturating_sub(defence);
+        self.limits.soft = self.limits.soft.min(self.limits.hard);
         let mut best = Outcome { best: root[0].pos, score: 0, depth: 0, nodes: 0, pv: vec![root[0].pos] };
         let mut prev_score = 0;
         let mut wins_in_a_row = 0;
@@ -223,14 +268,14 @@ impl<'a> Searcher<'a> {
                 best: self.pv[0][0],
                 score,
                 depth,
-                nodes: self.nodes,
+                nodes: self.nodes(),
                 pv: self.pv[0][..self.pv_len[0]].to_vec(),
             };
             report(&Iteration {
                 depth,
                 sel_depth: self.sel_depth.max(depth),
                 score,
-                nodes: self.nodes,
+                nodes: self.nodes(),
                 elapsed: self.limits.start.elapsed(),
                 pv: best.pv.clone(),
             });
@@ -243,15 +288,96 @@ impl<'a> Searcher<'a> {
                 break;
             }
         }
-        best.nodes = self.nodes;
+        self.limits.hard = full_hard;
+        log::debug!("nodes {} in the search, {} in the threat solvers", self.nodes, self.threat_nodes);
+        if defence > Duration::ZERO && !is_decisive(best.score) && !self.stopped() {
+            self.avoid_threat_losses(b, &mut best, &root);
+        }
+        best.nodes = self.nodes();
         if !is_legal(b, best.best) {
             best.best = fallback;
         }
         best
     }
 
+    /// Whether the manager asked us to stop (the clock aside).
+    fn stopped(&self) -> bool {
+        (self.limits.stop)()
+    }
+
+    /// The instant `share`-th of the hard limit after the start (none if out of range).
+    fn deadline(&self, share: u32) -> Option<Instant> {
+        self.limits.start.checked_add(self.limits.hard / share)
+    }
+
+    /// A win by continuous fours (shortest first) or, where threes must be answered, by
+    /// threats; proved wins need no search.
+    fn root_threat_win(&mut self, b: &mut Board) -> Option<Outcome> {
+        let deadline = self.deadline(ROOT_VCT_SHARE);
+        let stop = self.limits.stop;
+        let mut solver = if self.threat_space {
+            Solver::vct(&mut self.vcf_cache, &mut self.vct_cache, ROOT_VCT_NODES)
+        } else {
+            Solver::vcf(&mut self.vcf_cache, ROOT_VCT_NODES)
+        }
+        .until(deadline)
+        .stopping(stop);
+        let proof =
+            if self.threat_space { solver.find_vct(b, ROOT_VCT_DEPTH) } else { solver.shortest_vcf(b) };
+        log::debug!(
+            "root threat search: {} nodes, {} ms, {}",
+            solver.nodes(),
+            self.limits.start.elapsed().as_millis(),
+            if proof.is_some() {
+                "win"
+            } else if solver.aborted() {
+                "out of budget"
+            } else {
+                "none"
+            }
+        );
+        self.threat_nodes += solver.nodes();
+        let line = proof?.line;
+        let first = *line.first()?;
+        if !is_legal(b, first) {
+            return None;
+        }
+        Some(Outcome { best: first, score: WIN - line.len() as i32, depth: 0, nodes: self.nodes(), pv: line })
+    }
+
+    /// Our move must not leave the opponent a threat win the search was too shallow to see:
+    /// the search's best moves are checked in order and the first that leaves none is played.
+    /// When every one of them loses, the search's choice stands (it delays the loss longest).
+    fn avoid_threat_losses(&mut self, b: &mut Board, best: &mut Outcome, root: &[Scored]) {
+        let deadline = self.deadline(1);
+        let mut order = vec![best.best];
+        order.extend(root.iter().map(|m| m.pos).filter(|&p| p != best.best));
+        for (i, &p) in order.iter().take(DEFENCE_CANDIDATES).enumerate() {
+            if deadline.is_some_and(|d| Instant::now() >= d) || self.stopped() {
+                return;
+            }
+            b.make(p);
+            let stop = self.limits.stop;
+            let mut solver = Solver::vct(&mut self.vcf_cache, &mut self.vct_cache, DEFENCE_VCT_NODES)
+                .until(deadline)
+                .stopping(stop);
+            let loses = solver.find_vct(b, DEFENCE_VCT_DEPTH).is_some();
+            let unsure = solver.aborted();
+            log::debug!("defence check {i}: {} nodes, loses {loses}, unsure {unsure}", solver.nodes());
+            self.threat_nodes += solver.nodes();
+            b.undo();
+            if !loses && (i == 0 || !unsure) {
+                if i > 0 {
+                    best.best = p;
+                    best.pv = vec![p];
+                }
+                return;
+            }
+        }
+    }
+
     fn single(&self, p: Pos, score: i32) -> Outcome {
-        Outcome { best: p, score, depth: 0, nodes: self.nodes, pv: vec![p] }
+        Outcome { best: p, score, depth: 0, nodes: self.nodes(), pv: vec![p] }
     }
 
     /// Any legal move: a candidate near the stones if possible, else any empty point (in
@@ -543,6 +669,14 @@ impl<'a> Searcher<'a> {
             b.class_count(us, crate::eval::C_FOUR) + b.class_count(us, crate::eval::C_FOUR_THREE);
         if fours >= QUIESCENCE_FOURS || four_makers == 0 {
             return stand;
+        }
+        if fours == 0 {
+            let mut solver = Solver::vcf(&mut self.vcf_cache, SEARCH_VCF_NODES);
+            let plies = solver.vcf_plies(b, SEARCH_VCF_DEPTH);
+            self.threat_nodes += solver.nodes();
+            if let Some(n) = plies {
+                return WIN - ply as i32 - n as i32;
+            }
         }
         let mut moves = std::mem::take(&mut self.move_lists[ply]);
         generate_fours(b, &mut moves);

@@ -1,0 +1,464 @@
+//! Threat-space solvers: VCF (victory by continuous fours) and VCT (victory by continuous
+//! threats: open threes and fours).
+//!
+//! Both are AND-OR searches for the side to move (the attacker). The attacker only makes
+//! threats; the defender gets every reply that can matter, so a win found is a proof:
+//! - after a four, the defender must take the five point (each one, if there are several);
+//! - after an open three, the defender may block at any point where the attacker would make a
+//!   four or better, or answer with a four of its own, and wins outright if it has a VCF.
+//!
+//! Failures are remembered in a direct-mapped cache keyed by position and remaining depth
+//! (a failure at depth d is a failure at every depth up to d); successes are rare and end the
+//! search. A node budget bounds every call; running out counts as "not found" and is never
+//! cached.
+
+use super::movepick::five_point;
+use crate::board::{Board, Color, Pos};
+use crate::eval::{C_FIVE, C_FOUR, C_OPEN_FOUR, C_THREE, LEGAL};
+use crate::rules::Rule;
+use std::time::Instant;
+
+/// Attacker fours a VCF may chain (the defender's replies are not counted).
+pub const VCF_DEPTH: i32 = 24;
+/// Nodes between two looks at the clock.
+const CLOCK_INTERVAL: u64 = 256;
+const DEPTH_BITS: u64 = 0x3F;
+
+/// Positions (with the depth searched) where a solver proved there is no win.
+pub struct ThreatCache {
+    slots: Box<[u64]>,
+    mask: usize,
+}
+
+impl ThreatCache {
+    /// A cache of `2^bits` slots (8 bytes each).
+    pub fn new(bits: u32) -> ThreatCache {
+        let n = 1usize << bits;
+        ThreatCache { slots: vec![0; n].into_boxed_slice(), mask: n - 1 }
+    }
+
+    pub fn bytes(&self) -> usize {
+        self.slots.len() * 8
+    }
+
+    pub fn clear(&mut self) {
+        self.slots.fill(0);
+    }
+
+    fn failed(&self, key: u64, depth: i32) -> bool {
+        let s = self.slots[key as usize & self.mask];
+        s != 0 && (s & !DEPTH_BITS) == (key & !DEPTH_BITS) && (s & DEPTH_BITS) as i32 >= depth
+    }
+
+    fn store_failure(&mut self, key: u64, depth: i32) {
+        let slot = &mut self.slots[key as usize & self.mask];
+        *slot = (key & !DEPTH_BITS) | depth.clamp(0, DEPTH_BITS as i32) as u64;
+    }
+}
+
+/// Whether `color` may play the empty point `p` (renju's black may not play a forbidden one).
+pub fn legal_for(b: &mut Board, p: Pos, color: Color) -> bool {
+    b.is_empty(p) && (b.forbid_hint(p, color) == LEGAL || !b.is_forbidden(p))
+}
+
+/// A found win: the attacker's and defender's moves in order (the first is the move to play).
+/// It ends with the attacker's five, or (renju) with a four that black may not block.
+#[derive(Clone, Debug, Default)]
+pub struct Proof {
+    pub line: Vec<Pos>,
+}
+
+/// One solver run: caches, budget and the line being built.
+pub struct Solver<'a> {
+    vcf_cache: &'a mut ThreatCache,
+    vct_cache: Option<&'a mut ThreatCache>,
+    nodes: u64,
+    budget: u64,
+    deadline: Option<Instant>,
+    stop: Option<&'a dyn Fn() -> bool>,
+    aborted: bool,
+    path: Vec<Pos>,
+    proof: Vec<Pos>,
+}
+
+impl<'a> Solver<'a> {
+    /// A VCF-only solver with a node budget.
+    pub fn vcf(cache: &'a mut ThreatCache, budget: u64) -> Solver<'a> {
+        Solver {
+            vcf_cache: cache,
+            vct_cache: None,
+            nodes: 0,
+            budget,
+            deadline: None,
+            stop: None,
+            aborted: false,
+            path: Vec::with_capacity(64),
+            proof: Vec::new(),
+        }
+    }
+
+    /// A VCT solver (it uses VCF inside, with its own cache for each).
+    pub fn vct(vcf_cache: &'a mut ThreatCache, vct_cache: &'a mut ThreatCache, budget: u64) -> Solver<'a> {
+        let mut s = Solver::vcf(vcf_cache, budget);
+        s.vct_cache = Some(vct_cache);
+        s
+    }
+
+    /// Also give up at this instant (if any).
+    pub fn until(mut self, deadline: Option<Instant>) -> Self {
+        self.deadline = deadline;
+        self
+    }
+
+    /// Also give up when `stop` says so (polled with the clock).
+    pub fn stopping(mut self, stop: &'a dyn Fn() -> bool) -> Self {
+        self.stop = Some(stop);
+        self
+    }
+
+    pub fn nodes(&self) -> u64 {
+        self.nodes
+    }
+
+    /// Whether the last search ran out of nodes or time (so "not found" proves nothing).
+    pub fn aborted(&self) -> bool {
+        self.aborted
+    }
+
+    /// A continuous-four win for the side to move, if one exists within `VCF_DEPTH` fours.
+    pub fn find_vcf(&mut self, b: &mut Board) -> Option<Proof> {
+        self.start();
+        self.vcf_node(b, VCF_DEPTH).then(|| self.take_proof())
+    }
+
+    /// Whether the side to move wins by continuous fours (no line kept).
+    pub fn has_vcf(&mut self, b: &mut Board) -> bool {
+        self.start();
+        self.vcf_node(b, VCF_DEPTH)
+    }
+
+    /// Plies to the five of a continuous-four win of at most `depth` fours, if there is one.
+    pub fn vcf_plies(&mut self, b: &mut Board, depth: i32) -> Option<usize> {
+        self.start();
+        self.vcf_node(b, depth).then_some(self.proof.len())
+    }
+
+    /// The shortest continuous-four win (in fours), by iterative deepening.
+    pub fn shortest_vcf(&mut self, b: &mut Board) -> Option<Proof> {
+        self.start();
+        for depth in 1..=VCF_DEPTH {
+            if self.vcf_node(b, depth) {
+                return Some(self.take_proof());
+            }
+            if self.aborted {
+                break;
+            }
+        }
+        None
+    }
+
+    /// The shortest threat win (in attacker threats) up to `max_depth` threats, by iterative
+    /// deepening; `None` when there is none or the budget ran out. Needs a VCT solver.
+    pub fn find_vct(&mut self, b: &mut Board, max_depth: i32) -> Option<Proof> {
+        if let Some(p) = self.shortest_vcf(b) {
+            return Some(p);
+        }
+        if self.aborted {
+            return None;
+        }
+        for depth in 1..=max_depth {
+            if self.vct_attack(b, depth) {
+                return Some(self.take_proof());
+            }
+            if self.aborted {
+                break;
+            }
+        }
+        None
+    }
+
+    fn start(&mut self) {
+        self.aborted = false;
+        self.path.clear();
+        self.proof.clear();
+    }
+
+    fn take_proof(&mut self) -> Proof {
+        Proof { line: std::mem::take(&mut self.proof) }
+    }
+
+    /// Counts a node; true when the search must give up.
+    fn tick(&mut self) -> bool {
+        self.nodes += 1;
+        if self.nodes >= self.budget {
+            self.aborted = true;
+        } else if self.nodes.is_multiple_of(CLOCK_INTERVAL) {
+            let late = self.deadline.is_some_and(|d| Instant::now() >= d);
+            if late || self.stop.is_some_and(|stop| stop()) {
+                self.aborted = true;
+            }
+        }
+        self.aborted
+    }
+
+    fn won_with(&mut self, last: Pos) {
+        self.proof.clear();
+        self.proof.extend_from_slice(&self.path);
+        self.proof.push(last);
+    }
+
+    /// Attacker (the side to move) to play a four.
+    fn vcf_node(&mut self, b: &mut Board, depth: i32) -> bool {
+        let us = b.side_to_move();
+        let them = us.opp();
+        if b.class_count(us, C_FIVE) > 0 {
+            if let Some(p) = five_point(b, us) {
+                self.won_with(p);
+                return true;
+            }
+        }
+        if self.tick() || depth <= 0 {
+            return false;
+        }
+        let key = b.key();
+        if self.vcf_cache.failed(key, depth) {
+            return false;
+        }
+        let mut moves = [Pos::NONE; 64];
+        let mut n = 0;
+        if b.class_count(them, C_FIVE) > 0 {
+            // Their four must be blocked, and only a block that is also our four keeps the
+            // sequence continuous.
+            let Some(q) = five_point(b, them) else { return false };
+            if b.class(q, us) >= C_FOUR && legal_for(b, q, us) {
+                moves[0] = q;
+                n = 1;
+            }
+        } else {
+            n = fours_of(b, us, &mut moves);
+        }
+        for &p in &moves[..n] {
+            b.make(p);
+            self.path.push(p);
+            let won = self.after_four(b, p, depth);
+            self.path.pop();
+            b.undo();
+            if won {
+                return true;
+            }
+            if self.aborted {
+                return false;
+            }
+        }
+        self.vcf_cache.store_failure(key, depth);
+        false
+    }
+
+    /// The defender to answer the attacker's four at `p`: it must take a five point.
+    fn after_four(&mut self, b: &mut Board, p: Pos, depth: i32) -> bool {
+        let defender = b.side_to_move();
+        let attacker = defender.opp();
+        let mut fives = [Pos::NONE; 8];
+        let n = five_points_near(b, p, attacker, &mut fives);
+        if n == 0 || b.class_count(defender, C_FIVE) > 0 {
+            return false;
+        }
+        let mut any_reply = false;
+        for &f in &fives[..n] {
+            if !legal_for(b, f, defender) {
+                continue; // renju: black cannot block on a forbidden point
+            }
+            any_reply = true;
+            b.make(f);
+            self.path.push(f);
+            let won = self.vcf_node(b, depth - 1);
+            self.path.pop();
+            b.undo();
+            if !won {
+                return false;
+            }
+        }
+        if !any_reply {
+            // Renju: black may not block; the line ends with the four itself.
+            self.proof.clear();
+            self.proof.extend_from_slice(&self.path);
+        }
+        true
+    }
+
+    /// Attacker (the side to move) to play a threat; `depth` threats remain.
+    fn vct_attack(&mut self, b: &mut Board, depth: i32) -> bool {
+        let us = b.side_to_move();
+        let them = us.opp();
+        if b.class_count(us, C_FIVE) > 0 {
+            if let Some(p) = five_point(b, us) {
+                self.won_with(p);
+                return true;
+            }
+        }
+        if self.tick() {
+            return false;
+        }
+        if b.class_count(them, C_FIVE) > 0 {
+            // The defender answered with a four: block it, then the defender is to move
+            // again with whatever threats we still hold.
+            let Some(q) = five_point(b, them) else { return false };
+            if !legal_for(b, q, us) {
+                return false;
+            }
+            b.make(q);
+            self.path.push(q);
+            let won = self.vct_defend(b, depth);
+            self.path.pop();
+            b.undo();
+            return won;
+        }
+        if self.vcf_node(b, VCF_DEPTH) {
+            return true;
+        }
+        // Against their open three only fours are fast enough, and VCF has tried those.
+        if depth <= 0 || self.aborted || b.class_count(them, C_OPEN_FOUR) > 0 {
+            return false;
+        }
+        let key = b.key();
+        if self.vct_cache.as_ref().is_some_and(|c| c.failed(key, depth)) {
+            return false;
+        }
+        let mut moves = Vec::with_capacity(32);
+        b.for_each_candidate(|p| {
+            let c = b.class(p, us);
+            if c >= C_THREE && c != C_FIVE {
+                moves.push((c, b.point_value(p, us), p));
+            }
+        });
+        moves.sort_unstable_by(|a, b| b.0.cmp(&a.0).then(b.1.cmp(&a.1)).then(a.2.cmp(&b.2)));
+        for &(_, _, p) in &moves {
+            if !legal_for(b, p, us) {
+                continue;
+            }
+            b.make(p);
+            self.path.push(p);
+            let won = self.vct_defend(b, depth - 1);
+            self.path.pop();
+            b.undo();
+            if won {
+                return true;
+            }
+            if self.aborted {
+                return false;
+            }
+        }
+        if let Some(c) = self.vct_cache.as_mut() {
+            c.store_failure(key, depth);
+        }
+        false
+    }
+
+    /// The defender to move against the attacker's threats; true when every reply loses.
+    fn vct_defend(&mut self, b: &mut Board, depth: i32) -> bool {
+        let defender = b.side_to_move();
+        let attacker = defender.opp();
+        if b.class_count(defender, C_FIVE) > 0 || self.tick() {
+            return false;
+        }
+        let mut replies = Vec::with_capacity(16);
+        if b.class_count(attacker, C_FIVE) > 0 {
+            b.for_each_candidate(|p| {
+                if b.class(p, attacker) == C_FIVE {
+                    replies.push(p);
+                }
+            });
+        } else if has_open_four_point(b, attacker) {
+            // The defender's own continuous fours come first and refute the threat.
+            if self.vcf_node(b, VCF_DEPTH) {
+                return false;
+            }
+            if self.aborted {
+                return false;
+            }
+            b.for_each_candidate(|p| {
+                if b.class(p, attacker) >= C_FOUR || b.class(p, defender) >= C_FOUR {
+                    replies.push(p);
+                }
+            });
+        } else {
+            return false; // no threat: the defender has a free move
+        }
+        let mut any_reply = false;
+        for &r in &replies {
+            if !legal_for(b, r, defender) {
+                continue;
+            }
+            any_reply = true;
+            b.make(r);
+            self.path.push(r);
+            let won = self.vct_attack(b, depth);
+            self.path.pop();
+            b.undo();
+            if !won {
+                return false;
+            }
+        }
+        if !any_reply {
+            // Renju: every answer is forbidden for black; the line ends with the threat.
+            self.proof.clear();
+            self.proof.extend_from_slice(&self.path);
+        }
+        true
+    }
+}
+
+/// Points where `color` makes a four or better (legal ones), open fours first.
+fn fours_of(b: &mut Board, color: Color, out: &mut [Pos; 64]) -> usize {
+    let mut found: Vec<(u8, i32, Pos)> = Vec::new();
+    b.for_each_candidate(|p| {
+        let c = b.class(p, color);
+        if c >= C_FOUR {
+            found.push((c, b.point_value(p, color), p));
+        }
+    });
+    found.sort_unstable_by(|a, b| b.0.cmp(&a.0).then(b.1.cmp(&a.1)).then(a.2.cmp(&b.2)));
+    let mut n = 0;
+    for &(_, _, p) in &found {
+        if n < out.len() && legal_for(b, p, color) {
+            out[n] = p;
+            n += 1;
+        }
+    }
+    n
+}
+
+/// Whether `color` has a point that makes an open four it may legally play.
+fn has_open_four_point(b: &mut Board, color: Color) -> bool {
+    if b.class_count(color, C_OPEN_FOUR) == 0 {
+        return false;
+    }
+    if b.rule() != Rule::Renju || color == Color::White {
+        return true;
+    }
+    let mut points = Vec::new();
+    b.for_each_candidate(|p| {
+        if b.class(p, color) == C_OPEN_FOUR {
+            points.push(p);
+        }
+    });
+    points.into_iter().any(|p| legal_for(b, p, color))
+}
+
+/// Distinct points on the lines through `p` (within four steps) where `color` makes a five.
+fn five_points_near(b: &Board, p: Pos, color: Color, out: &mut [Pos; 8]) -> usize {
+    let mut n = 0;
+    for d in 0..4 {
+        for k in (-4..=4).filter(|&k| k != 0) {
+            let q = b.step(p, d, k);
+            if n < out.len() && b.is_empty(q) && b.class(q, color) == C_FIVE && !out[..n].contains(&q) {
+                out[n] = q;
+                n += 1;
+            }
+        }
+    }
+    n
+}
+
+#[cfg(test)]
+mod tests;
