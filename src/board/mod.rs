@@ -459,6 +459,12 @@ impl Board {
         self.points[color as usize].value[self.keys[p.index()][color as usize] as usize]
     }
 
+    /// The potential `p` holds for `color` as its opponent sees it (what a block there denies).
+    #[inline]
+    pub fn threat_value(&self, p: Pos, color: Color) -> i32 {
+        self.points[color as usize].threat[self.keys[p.index()][color as usize] as usize]
+    }
+
     /// The four line patterns `color` would make at `p`.
     pub fn patterns(&self, p: Pos, color: Color) -> [pattern::Pat; 4] {
         crate::eval::unpack(self.keys[p.index()][color as usize])

@@ -28,12 +28,12 @@ const CHECK_INTERVAL: u64 = 1024;
 const ASPIRATION: i32 = 60;
 /// Fours a VCF inside the search may chain, and the nodes it may spend.
 const SEARCH_VCF_DEPTH: i32 = 12;
-const SEARCH_VCF_NODES: u64 = 4_000;
+const SEARCH_VCF_NODES: u64 = 1_500;
 /// Root threat search: threats deep, nodes, and the share of the hard limit it may take. Most
 /// threat wins are found in a few thousand nodes; a long fruitless look only costs depth.
 const ROOT_VCT_DEPTH: i32 = 5;
-const ROOT_VCT_NODES: u64 = 30_000;
-const ROOT_VCT_SHARE: u32 = 16;
+const ROOT_VCT_NODES: u64 = 12_000;
+const ROOT_VCT_SHARE: u32 = 24;
 /// After the search: how many of our best moves are checked against the opponent's threat
 /// wins, the nodes for each check, and the share of the hard limit kept back for it (the
 /// check usually ends at once, so little is kept back; it may run on to the hard limit).
@@ -111,6 +111,8 @@ pub struct Searcher<'a> {
     vct_cache: ThreatCache,
     /// Nodes spent in the threat solvers (not counted in `nodes`).
     threat_nodes: u64,
+    /// `nodes()` at which the clock is looked at next.
+    next_poll: u64,
     /// Threat sequences (VCT) are sure only where an open three must be answered.
     threat_space: bool,
 }
@@ -145,6 +147,7 @@ impl<'a> Searcher<'a> {
             vcf_cache: ThreatCache::new(VCF_CACHE_BITS),
             vct_cache: ThreatCache::new(VCT_CACHE_BITS),
             threat_nodes: 0,
+            next_poll: CHECK_INTERVAL,
             threat_space: !matches!(rule, Rule::CaroOverline | Rule::CaroExact),
         }
     }
@@ -231,12 +234,16 @@ impl<'a> Searcher<'a> {
         self.limits.hard = full_hard.saturating_sub(defence);
         self.limits.soft = self.limits.soft.min(self.limits.hard);
         let mut best = Outcome { best: root[0].pos, score: 0, depth: 0, nodes: 0, pv: vec![root[0].pos] };
-        let mut prev_score = 0;
+        // Scores of the last two iterations: leaves alternate between the sides with the
+        // depth, and the side to move's tempo makes odd and even depths differ, so the window
+        // is centred on the iteration of the same parity.
+        let mut prev_score = [0; 2];
         let mut wins_in_a_row = 0;
         for depth in 1..=self.limits.max_depth.clamp(1, MAX_DEPTH) {
             self.sel_depth = 0;
-            let (mut lo, mut hi) = if depth >= 5 && !is_decisive(prev_score) {
-                (prev_score - ASPIRATION, prev_score + ASPIRATION)
+            let centre = prev_score[depth as usize % 2];
+            let (mut lo, mut hi) = if depth >= 5 && !is_decisive(centre) {
+                (centre - ASPIRATION, centre + ASPIRATION)
             } else {
                 (-INF, INF)
             };
@@ -263,7 +270,7 @@ impl<'a> Searcher<'a> {
             if !done {
                 break;
             }
-            prev_score = score;
+            prev_score[depth as usize % 2] = score;
             best = Outcome {
                 best: self.pv[0][0],
                 score,
@@ -449,10 +456,16 @@ impl<'a> Searcher<'a> {
     }
 
     fn poll(&mut self) {
-        if self.nodes.is_multiple_of(CHECK_INTERVAL)
-            && (self.limits.start.elapsed() >= self.limits.hard
-                || self.nodes >= self.limits.max_nodes
-                || (self.limits.stop)())
+        // Threat-solver nodes count too: leaves that each run a VCF must not stretch the
+        // interval between two looks at the clock.
+        let visited = self.nodes();
+        if visited < self.next_poll {
+            return;
+        }
+        self.next_poll = visited + CHECK_INTERVAL;
+        if self.limits.start.elapsed() >= self.limits.hard
+            || visited >= self.limits.max_nodes
+            || (self.limits.stop)()
         {
             self.aborted = true;
         }

@@ -48,7 +48,7 @@ pub fn generate(b: &mut Board, out: &mut Vec<Scored>, killers: &[Pos; 2], histor
         if defending && b.class(p, us) < C_FOUR && b.class(p, them) < C_FOUR {
             return;
         }
-        let mut score = b.point_value(p, us) + b.point_value(p, them) * 7 / 8;
+        let mut score = b.point_value(p, us) + b.threat_value(p, them);
         if p == tt_move {
             score += TT_MOVE_BONUS;
         } else if killers.contains(&p) {
