@@ -117,6 +117,24 @@ pub struct Searcher<'a> {
     threat_space: bool,
 }
 
+/// Futility pruning and razoring: deepest node, and margins per depth (in evaluation units:
+/// 650 is one logit of winning odds, see `eval::params`).
+/// Self-play at 300 ms (160 games each, 40 openings with a random stone): margins 150/300
+/// against none +44 ± 54 Elo, 250/500 against 150/300 +26 ± 54, 400/800 against 250/500
+/// 44.5 of 101.
+const FUTILITY_DEPTH: i32 = 3;
+const RAZOR_DEPTH: i32 = 2;
+const FUTILITY_MARGIN: i32 = 250;
+const RAZOR_MARGIN: i32 = 500;
+
+fn futility_margin(depth: i32) -> i32 {
+    FUTILITY_MARGIN * depth
+}
+
+fn razor_margin(depth: i32) -> i32 {
+    RAZOR_MARGIN * depth
+}
+
 /// Quiet moves searched at a shallow node before the rest are skipped.
 fn late_move_limit(depth: i32) -> usize {
     (3 + depth * depth) as usize
@@ -566,6 +584,12 @@ impl<'a> Searcher<'a> {
             }
         }
 
+        if !pv && !is_decisive(alpha) && !is_decisive(beta) {
+            if let Some(score) = self.shallow_cut(b, alpha, beta, depth, ply) {
+                return score;
+            }
+        }
+
         let mut moves = std::mem::take(&mut self.move_lists[ply]);
         generate(b, &mut moves, &self.killers[ply], &self.history, tt_move);
         if moves.is_empty() {
@@ -625,6 +649,23 @@ impl<'a> Searcher<'a> {
         let bound = Bound::of(best_score, alpha_orig, beta);
         self.tt.store(key, best_move, score_to_tt(best_score, ply_i), 0, depth, bound);
         best_score
+    }
+
+    /// Shallow nodes far from the window, when the opponent threatens nothing: far above
+    /// beta, the static value stands (futility); far below alpha, only fours can still
+    /// help, which the quiescence covers (razoring).
+    fn shallow_cut(&mut self, b: &mut Board, alpha: i32, beta: i32, depth: i32, ply: usize) -> Option<i32> {
+        if depth > FUTILITY_DEPTH || b.class_count(b.side_to_move().opp(), C_OPEN_FOUR) > 0 {
+            return None;
+        }
+        let eval = self.static_value(b);
+        if eval - futility_margin(depth) >= beta {
+            return Some(eval);
+        }
+        if depth <= RAZOR_DEPTH && eval + razor_margin(depth) < alpha {
+            return Some(self.quiesce(b, alpha, beta, ply, 0));
+        }
+        None
     }
 
     fn reward(&mut self, ply: usize, p: Pos, depth: i32) {
