@@ -146,8 +146,18 @@ impl<'a> Solver<'a> {
     /// The shortest continuous-four win (in fours), by iterative deepening.
     pub fn shortest_vcf(&mut self, b: &mut Board) -> Option<Proof> {
         self.start();
-        for depth in 1..=VCF_DEPTH {
-            if self.vcf_node(b, depth) {
+        self.deepening(b, VCF_DEPTH, Self::vcf_node)
+    }
+
+    /// `node` at depth 1, 2, ... `max_depth` until it proves a win or runs out of budget.
+    fn deepening(
+        &mut self,
+        b: &mut Board,
+        max_depth: i32,
+        node: fn(&mut Self, &mut Board, i32) -> bool,
+    ) -> Option<Proof> {
+        for depth in 1..=max_depth {
+            if node(self, b, depth) {
                 return Some(self.take_proof());
             }
             if self.aborted {
@@ -166,15 +176,7 @@ impl<'a> Solver<'a> {
         if self.aborted {
             return None;
         }
-        for depth in 1..=max_depth {
-            if self.vct_attack(b, depth) {
-                return Some(self.take_proof());
-            }
-            if self.aborted {
-                break;
-            }
-        }
-        None
+        self.deepening(b, max_depth, Self::vct_attack)
     }
 
     fn start(&mut self) {
@@ -207,15 +209,24 @@ impl<'a> Solver<'a> {
         self.proof.push(last);
     }
 
+    /// Whether the side to move has a five to make (recorded as the end of the proof).
+    fn takes_five(&mut self, b: &Board) -> bool {
+        let us = b.side_to_move();
+        match (b.class_count(us, C_FIVE) > 0).then(|| five_point(b, us)).flatten() {
+            Some(p) => {
+                self.won_with(p);
+                true
+            }
+            None => false,
+        }
+    }
+
     /// Attacker (the side to move) to play a four.
     fn vcf_node(&mut self, b: &mut Board, depth: i32) -> bool {
         let us = b.side_to_move();
         let them = us.opp();
-        if b.class_count(us, C_FIVE) > 0 {
-            if let Some(p) = five_point(b, us) {
-                self.won_with(p);
-                return true;
-            }
+        if self.takes_five(b) {
+            return true;
         }
         if self.tick() || depth <= 0 {
             return false;
@@ -238,12 +249,7 @@ impl<'a> Solver<'a> {
             n = fours_of(b, us, &mut moves);
         }
         for &p in &moves[..n] {
-            b.make(p);
-            self.path.push(p);
-            let won = self.after_four(b, p, depth);
-            self.path.pop();
-            b.undo();
-            if won {
+            if self.after(b, p, |s, b| s.after_four(b, p, depth)) {
                 return true;
             }
             if self.aborted {
@@ -263,38 +269,53 @@ impl<'a> Solver<'a> {
         if n == 0 || b.class_count(defender, C_FIVE) > 0 {
             return false;
         }
+        self.every_reply_loses(b, &fives[..n], depth - 1, Self::vcf_node)
+    }
+
+    /// The defender tries each legal reply; true when every one leaves the attacker winning
+    /// at `depth` by `next`. No legal reply at all (renju's black facing only forbidden
+    /// points) is a win too, and the line ends with the attacker's last move.
+    fn every_reply_loses(
+        &mut self,
+        b: &mut Board,
+        replies: &[Pos],
+        depth: i32,
+        next: fn(&mut Self, &mut Board, i32) -> bool,
+    ) -> bool {
+        let defender = b.side_to_move();
         let mut any_reply = false;
-        for &f in &fives[..n] {
-            if !legal_for(b, f, defender) {
-                continue; // renju: black cannot block on a forbidden point
+        for &r in replies {
+            if !legal_for(b, r, defender) {
+                continue;
             }
             any_reply = true;
-            b.make(f);
-            self.path.push(f);
-            let won = self.vcf_node(b, depth - 1);
-            self.path.pop();
-            b.undo();
-            if !won {
+            if !self.after(b, r, |s, b| next(s, b, depth)) {
                 return false;
             }
         }
         if !any_reply {
-            // Renju: black may not block; the line ends with the four itself.
             self.proof.clear();
             self.proof.extend_from_slice(&self.path);
         }
         true
     }
 
+    /// Plays `p` on the board and the line, runs `f`, and takes `p` back.
+    fn after(&mut self, b: &mut Board, p: Pos, f: impl FnOnce(&mut Self, &mut Board) -> bool) -> bool {
+        b.make(p);
+        self.path.push(p);
+        let result = f(self, b);
+        self.path.pop();
+        b.undo();
+        result
+    }
+
     /// Attacker (the side to move) to play a threat; `depth` threats remain.
     fn vct_attack(&mut self, b: &mut Board, depth: i32) -> bool {
         let us = b.side_to_move();
         let them = us.opp();
-        if b.class_count(us, C_FIVE) > 0 {
-            if let Some(p) = five_point(b, us) {
-                self.won_with(p);
-                return true;
-            }
+        if self.takes_five(b) {
+            return true;
         }
         if self.tick() {
             return false;
@@ -306,12 +327,7 @@ impl<'a> Solver<'a> {
             if !legal_for(b, q, us) {
                 return false;
             }
-            b.make(q);
-            self.path.push(q);
-            let won = self.vct_defend(b, depth);
-            self.path.pop();
-            b.undo();
-            return won;
+            return self.after(b, q, |s, b| s.vct_defend(b, depth));
         }
         if self.vcf_node(b, VCF_DEPTH) {
             return true;
@@ -336,12 +352,7 @@ impl<'a> Solver<'a> {
             if !legal_for(b, p, us) {
                 continue;
             }
-            b.make(p);
-            self.path.push(p);
-            let won = self.vct_defend(b, depth - 1);
-            self.path.pop();
-            b.undo();
-            if won {
+            if self.after(b, p, |s, b| s.vct_defend(b, depth - 1)) {
                 return true;
             }
             if self.aborted {
@@ -384,27 +395,7 @@ impl<'a> Solver<'a> {
         } else {
             return false; // no threat: the defender has a free move
         }
-        let mut any_reply = false;
-        for &r in &replies {
-            if !legal_for(b, r, defender) {
-                continue;
-            }
-            any_reply = true;
-            b.make(r);
-            self.path.push(r);
-            let won = self.vct_attack(b, depth);
-            self.path.pop();
-            b.undo();
-            if !won {
-                return false;
-            }
-        }
-        if !any_reply {
-            // Renju: every answer is forbidden for black; the line ends with the threat.
-            self.proof.clear();
-            self.proof.extend_from_slice(&self.path);
-        }
-        true
+        self.every_reply_loses(b, &replies, depth, Self::vct_attack)
     }
 }
 
