@@ -162,7 +162,7 @@ fn proof_holds(b: &Board, line: &[gorin::board::Pos]) -> Result<(), String> {
     let attacker = b.side_to_move();
     for &p in line {
         let mover = b.side_to_move();
-        if !gorin::search::threat::legal_for(&mut b, p, mover) {
+        if !gorin::search::movepick::legal_for(&mut b, p, mover) {
             let names: Vec<String> = line.iter().map(|&q| b.pos_name(q)).collect();
             return Err(format!("illegal move {} in the proof {names:?}", b.pos_name(p)));
         }

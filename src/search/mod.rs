@@ -530,7 +530,7 @@ impl<'a> Searcher<'a> {
         let renju_black = b.rule() == Rule::Renju && us == Color::Black;
         if self.open_four_wins
             && b.class_count(us, C_OPEN_FOUR) > 0
-            && (!renju_black || open_four_point(b).is_some())
+            && (!renju_black || open_four_point(b, us).is_some())
         {
             return Some(WIN - ply_i - 3);
         }
@@ -655,7 +655,7 @@ impl<'a> Searcher<'a> {
     /// beta, the static value stands (futility); far below alpha, only fours can still
     /// help, which the quiescence covers (razoring).
     fn shallow_cut(&mut self, b: &mut Board, alpha: i32, beta: i32, depth: i32, ply: usize) -> Option<i32> {
-        if depth > FUTILITY_DEPTH || b.class_count(b.side_to_move().opp(), C_OPEN_FOUR) > 0 {
+        if depth > FUTILITY_DEPTH || movepick::under_three_threat(b, b.side_to_move().opp()) {
             return None;
         }
         let eval = self.static_value(b);

@@ -28,7 +28,12 @@ pub fn under_three_threat(b: &Board, them: Color) -> bool {
 /// Whether the side to move may play `p` (renju's black may not play a forbidden point).
 pub fn is_legal(b: &mut Board, p: Pos) -> bool {
     let us = b.side_to_move();
-    b.is_empty(p) && (b.forbid_hint(p, us) == LEGAL || !b.is_forbidden(p))
+    legal_for(b, p, us)
+}
+
+/// Whether `color` may play the empty point `p`, whoever is to move.
+pub fn legal_for(b: &mut Board, p: Pos, color: Color) -> bool {
+    b.is_empty(p) && (b.forbid_hint(p, color) == LEGAL || !b.is_forbidden(p))
 }
 
 /// Drops renju black's forbidden points from a move list (nothing to do in other rules).
@@ -75,17 +80,16 @@ pub fn generate_fours(b: &mut Board, out: &mut Vec<Scored>) {
     out.sort_unstable_by(|a, b| b.score.cmp(&a.score).then(a.pos.cmp(&b.pos)));
 }
 
-/// A point where the side to move makes an open four (or, in gomoku, a double four) that it
-/// may legally play: a win unless the opponent has a four to answer with.
-pub fn open_four_point(b: &mut Board) -> Option<Pos> {
-    let us = b.side_to_move();
+/// A point where `color` makes an open four (or, in gomoku, a double four) that it may
+/// legally play: a win unless the other side has a four to answer with.
+pub fn open_four_point(b: &mut Board, color: Color) -> Option<Pos> {
     let mut found = Vec::new();
     b.for_each_candidate(|p| {
-        if b.class(p, us) == C_OPEN_FOUR {
+        if b.class(p, color) == C_OPEN_FOUR {
             found.push(p);
         }
     });
-    found.into_iter().find(|&p| is_legal(b, p))
+    found.into_iter().find(|&p| legal_for(b, p, color))
 }
 
 /// The point where `color` would make a five, if any.

@@ -12,9 +12,9 @@
 //! search. A node budget bounds every call; running out counts as "not found" and is never
 //! cached.
 
-use super::movepick::five_point;
+use super::movepick::{five_point, legal_for, open_four_point};
 use crate::board::{Board, Color, Pos};
-use crate::eval::{C_FIVE, C_FOUR, C_OPEN_FOUR, C_THREE, LEGAL};
+use crate::eval::{C_FIVE, C_FOUR, C_OPEN_FOUR, C_THREE};
 use crate::rules::Rule;
 use std::time::Instant;
 
@@ -54,11 +54,6 @@ impl ThreatCache {
         let slot = &mut self.slots[key as usize & self.mask];
         *slot = (key & !DEPTH_BITS) | depth.clamp(0, DEPTH_BITS as i32) as u64;
     }
-}
-
-/// Whether `color` may play the empty point `p` (renju's black may not play a forbidden one).
-pub fn legal_for(b: &mut Board, p: Pos, color: Color) -> bool {
-    b.is_empty(p) && (b.forbid_hint(p, color) == LEGAL || !b.is_forbidden(p))
 }
 
 /// A found win: the attacker's and defender's moves in order (the first is the move to play).
@@ -419,21 +414,11 @@ fn fours_of(b: &mut Board, color: Color, out: &mut [Pos; 64]) -> usize {
     n
 }
 
-/// Whether `color` has a point that makes an open four it may legally play.
+/// Whether `color` has a point that makes an open four it may legally play (only renju's
+/// black needs the points looked at).
 fn has_open_four_point(b: &mut Board, color: Color) -> bool {
-    if b.class_count(color, C_OPEN_FOUR) == 0 {
-        return false;
-    }
-    if b.rule() != Rule::Renju || color == Color::White {
-        return true;
-    }
-    let mut points = Vec::new();
-    b.for_each_candidate(|p| {
-        if b.class(p, color) == C_OPEN_FOUR {
-            points.push(p);
-        }
-    });
-    points.into_iter().any(|p| legal_for(b, p, color))
+    b.class_count(color, C_OPEN_FOUR) > 0
+        && (b.rule() != Rule::Renju || color == Color::White || open_four_point(b, color).is_some())
 }
 
 /// Distinct points on the lines through `p` (within four steps) where `color` makes a five.

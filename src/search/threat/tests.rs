@@ -1,4 +1,5 @@
 use super::*;
+use crate::search::movepick::legal_for;
 
 /// Plays a proof out and checks that it ends in a five of the side that was to move, every
 /// move legal (renju's black never on a forbidden point).
