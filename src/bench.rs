@@ -1,6 +1,10 @@
-//! `pbrain-gorin bench [depth]`: searches fixed positions to a fixed depth, one thread, a fixed
-//! hash size, and prints `Bench: <nodes> nodes <nps> nps`. The node count is the search's
-//! signature: it changes exactly when search behaviour changes.
+//! `pbrain-gorin bench [depth] [--threads LIST]`: searches fixed positions to a fixed depth, one
+//! thread, a fixed hash size, and prints `Bench: <nodes> nodes <nps> nps`. The node count is the
+//! search's signature: it changes exactly when search behaviour changes.
+//!
+//! `--threads 1,2` runs the same positions with each thread count and prints the nodes per
+//! second of each and its ratio to the first (more threads are not deterministic: only the
+//! one-thread count is a signature).
 
 use crate::board::Board;
 use crate::rules::Rule;
@@ -51,12 +55,67 @@ pub fn run(args: &[String]) -> Result<()> {
         forbid_cost(games);
         return Ok(());
     }
-    let depth = match args.first() {
-        Some(d) => d.parse().with_context(|| format!("depth '{d}' is not a number"))?,
-        None => DEFAULT_DEPTH,
-    };
-    let mut total_nodes = 0u64;
-    let mut total_time = Duration::ZERO;
+    let (depth, threads) = parse_args(args)?;
+    let mut runs = Vec::new();
+    for &n in &threads {
+        let run = run_positions(depth, n, threads.len() == 1)?;
+        if n == 1 {
+            println!("Bench: {} nodes {} nps", run.nodes, run.nps());
+        }
+        runs.push((n, run));
+    }
+    if threads.len() > 1 || threads[0] != 1 {
+        let (_, first) = &runs[0];
+        for (n, run) in &runs {
+            println!(
+                "threads {n:>2}: nodes {:>10} time {:>6} ms nps {:>8} ({:.2}x nps, {:.2}x time to depth)",
+                run.nodes,
+                run.time.as_millis(),
+                run.nps(),
+                run.nps() as f64 / first.nps().max(1) as f64,
+                first.time.as_secs_f64() / run.time.as_secs_f64().max(1e-9),
+            );
+        }
+    }
+    Ok(())
+}
+
+/// `[depth] [--threads N[,N...]]` in any order.
+fn parse_args(args: &[String]) -> Result<(i32, Vec<usize>)> {
+    let mut depth = DEFAULT_DEPTH;
+    let mut threads = vec![1];
+    let mut rest = args.iter();
+    while let Some(a) = rest.next() {
+        if a == "--threads" {
+            let list = rest.next().context("--threads needs a list such as 1,2")?;
+            threads = list
+                .split(',')
+                .map(|t| match t.trim().parse::<usize>() {
+                    Ok(n) if n >= 1 => Ok(n),
+                    _ => bail!("thread count '{t}' is not a number from 1"),
+                })
+                .collect::<Result<_>>()?;
+        } else {
+            depth = a.parse().with_context(|| format!("depth '{a}' is not a number"))?;
+        }
+    }
+    Ok((depth, threads))
+}
+
+/// Nodes and time of one pass over the positions.
+struct Run {
+    nodes: u64,
+    time: Duration,
+}
+
+impl Run {
+    fn nps(&self) -> u64 {
+        (self.nodes as f64 / self.time.as_secs_f64().max(1e-9)) as u64
+    }
+}
+
+fn run_positions(depth: i32, threads: usize, verbose: bool) -> Result<Run> {
+    let mut total = Run { nodes: 0, time: Duration::ZERO };
     for (i, &(size, rule, moves)) in POSITIONS.iter().enumerate() {
         let mut board = Board::new(size, size, rule);
         for (x, y) in parse_moves(&board, moves)? {
@@ -77,25 +136,25 @@ pub fn run(args: &[String]) -> Result<()> {
             max_nodes: u64::MAX,
             stop: &never,
         };
-        let out = Searcher::new(&tt, limits, rule).run(&mut board, |_| {});
+        let out = Searcher::new(&tt, limits, rule).with_threads(threads).run(&mut board, |_| {});
         let took = start.elapsed();
-        total_nodes += out.nodes;
-        total_time += took;
-        println!(
-            "position {:>2}: {:>2}x{:<2} {:<10} best {:<4} score {:>6} nodes {:>10} time {:>6} ms",
-            i + 1,
-            size,
-            size,
-            rule.name(),
-            board.pos_name(out.best),
-            out.score,
-            out.nodes,
-            took.as_millis()
-        );
+        total.nodes += out.nodes;
+        total.time += took;
+        if verbose {
+            println!(
+                "position {:>2}: {:>2}x{:<2} {:<10} best {:<4} score {:>6} nodes {:>10} time {:>6} ms",
+                i + 1,
+                size,
+                size,
+                rule.name(),
+                board.pos_name(out.best),
+                out.score,
+                out.nodes,
+                took.as_millis()
+            );
+        }
     }
-    let nps = (total_nodes as f64 / total_time.as_secs_f64().max(1e-9)) as u64;
-    println!("Bench: {total_nodes} nodes {nps} nps");
-    Ok(())
+    Ok(total)
 }
 
 /// `bench forbid [games]`: the cost of renju's forbidden-point check on game-like positions.

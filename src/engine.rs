@@ -7,6 +7,7 @@ use crate::board::{Board, Color, Pos, MAX_SIZE, MIN_SIZE};
 use crate::protocol::io::{Envelope, Output};
 use crate::protocol::{parse_int, Command, Coord, Setup};
 use crate::rules::Rule;
+use crate::search::smp::THREAD_MEMORY;
 use crate::search::time::{self, Limits as TimeLimits};
 use crate::search::tt::Tt;
 use crate::search::{Iteration, Limits, Outcome, Searcher, MAX_DEPTH, WIN};
@@ -232,7 +233,7 @@ impl Engine {
             Command::HashClear => self.tt = None,
             Command::NBest(n) => self.nbest(n as usize, seq, arrived),
             Command::ShowInfo => {
-                self.out.line("MESSAGE INFO MAX_THREAD_NUM 1");
+                self.out.line(&format!("MESSAGE INFO MAX_THREAD_NUM {}", max_threads()));
                 self.out.line(&format!("MESSAGE INFO MAX_HASH_SIZE {}", self.hash_bytes() / 1024));
             }
             Command::BalanceOne(bias) => self.balance(1, bias as i32, seq, arrived),
@@ -354,8 +355,15 @@ impl Engine {
                 Err(_) => bad("needs a number"),
             },
             "thread_num" => match number() {
-                Ok(v) => self.settings.thread_num = v,
-                Err(_) => bad("needs a number"),
+                Ok(v) if v >= 1 && v as usize <= max_threads() => self.settings.thread_num = v,
+                Ok(v) if v >= 1 => {
+                    let cores = max_threads();
+                    self.settings.thread_num = cores as i64;
+                    self.notes.push(format!(
+                        "INFO thread_num {v}: more than the {cores} cores here; using {cores}"
+                    ));
+                }
+                _ => bad("needs a number from 1"),
             },
             "caution_factor" => match number() {
                 Ok(v) => self.settings.caution_factor = v,
@@ -384,10 +392,22 @@ impl Engine {
         self.board = self.board.with_rule(rule);
     }
 
-    /// Size of the hash table the settings allow, in bytes.
+    /// Search threads: `thread_num` at full strength; weaker levels search on one thread, so
+    /// their node budgets mean the same on every machine.
+    fn threads(&self) -> usize {
+        if self.settings.strength < 100 {
+            1
+        } else {
+            self.settings.thread_num.clamp(1, max_threads() as i64) as usize
+        }
+    }
+
+    /// Size of the hash table the settings allow, in bytes: the budget less the reserve and
+    /// what each helper thread needs of its own.
     fn hash_bytes(&self) -> u64 {
         let budget = if self.settings.max_memory == 0 { DEFAULT_MEMORY } else { self.settings.max_memory };
-        let mut bytes = budget.saturating_sub(MEMORY_RESERVE).max(MIN_HASH);
+        let helpers = (self.threads() - 1) as u64 * THREAD_MEMORY;
+        let mut bytes = budget.saturating_sub(MEMORY_RESERVE + helpers).max(MIN_HASH);
         if let Some(kib) = self.settings.hash_kib {
             bytes = bytes.min(kib.saturating_mul(1024).max(MIN_HASH));
         }
@@ -471,8 +491,10 @@ impl Engine {
             max_nodes: self.settings.max_nodes.min(level_nodes),
             stop: &stop,
         };
-        let mut searcher =
-            Searcher::new(tt, limits, self.rule).excluding(job.exclude).with_noise(noise, self.game_seed);
+        let mut searcher = Searcher::new(tt, limits, self.rule)
+            .excluding(job.exclude)
+            .with_noise(noise, self.game_seed)
+            .with_threads(self.threads());
         let names = board.clone();
         let out = &mut self.out;
         searcher.run(board, |it| {
@@ -493,6 +515,11 @@ struct Job<'a> {
     hard: Duration,
     exclude: &'a [Pos],
     report: bool,
+}
+
+/// The most search threads `thread_num` may ask for: the cores the system gives us.
+pub fn max_threads() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
 }
 
 /// Node limit and evaluation noise for `INFO strength` (100 = full strength): every ten

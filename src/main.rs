@@ -35,7 +35,7 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         Some(other) => {
-            eprintln!("usage: pbrain-gorin [bench [depth | forbid [games]] | play [--help] | tune GAMES.jsonl [iterations [scale]]]   (unknown argument '{other}')");
+            eprintln!("usage: pbrain-gorin [bench [depth] [--threads 1,2] | bench forbid [games] | play [--help] | tune GAMES.jsonl [iterations [scale]]]   (unknown argument '{other}')");
             ExitCode::from(2)
         }
     }

@@ -227,3 +227,30 @@ fn showforbid_lists_black_fouls_in_renju_only() {
     assert!(r[0].contains("0305"), "{r:?}");
     assert_eq!((r[0].len() - "FORBID .".len()) % 4, 0);
 }
+
+#[test]
+fn thread_num_is_clamped_to_the_cores_and_helpers_take_from_the_hash() {
+    let mut s = Session::new();
+    s.send("INFO max_memory 67108864");
+    let one = s.engine.hash_bytes();
+    assert_eq!(s.engine.threads(), 1, "one thread by default");
+    s.send("INFO thread_num 1000");
+    assert_eq!(s.engine.threads(), max_threads());
+    assert!(s.engine.notes.iter().any(|n| n.contains("thread_num 1000")), "{:?}", s.engine.notes);
+    s.send("INFO thread_num 0");
+    assert_eq!(s.engine.threads(), max_threads(), "a bad count leaves the setting");
+    if max_threads() >= 2 {
+        s.send("INFO thread_num 2");
+        assert_eq!(s.engine.threads(), 2);
+        let budget = 64 << 20;
+        assert!(s.engine.hash_bytes() + MEMORY_RESERVE + THREAD_MEMORY <= budget);
+        assert!(s.engine.hash_bytes() <= one);
+        s.send("INFO strength 50");
+        assert_eq!(s.engine.threads(), 1, "weaker levels search on one thread");
+    }
+    s.send("INFO strength 100");
+    s.send("START 15");
+    s.send("INFO thread_num 2");
+    let r = s.send("BEGIN");
+    assert_eq!(r.len(), 1, "{r:?}");
+}

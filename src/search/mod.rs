@@ -4,6 +4,7 @@
 //! is returned to the caller (the engine), which owns the protocol.
 
 pub mod movepick;
+pub mod smp;
 pub mod threat;
 pub mod time;
 pub mod tt;
@@ -12,6 +13,8 @@ use crate::board::{Board, Color, Pos, MAX_CELLS};
 use crate::eval::{C_DOUBLE_THREE, C_FIVE, C_FOUR_THREE, C_OPEN_FOUR};
 use crate::rules::Rule;
 use movepick::{five_point, generate, generate_fours, is_legal, open_four_point, Scored};
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 use threat::{Solver, ThreatCache};
 use tt::{score_from_tt, score_to_tt, Bound, Tt, WIN_THRESHOLD};
@@ -55,8 +58,9 @@ pub struct Limits<'a> {
     pub hard: Duration,
     pub max_depth: i32,
     pub max_nodes: u64,
-    /// Polled with the clock: true when the manager asked us to stop (or to quit).
-    pub stop: &'a dyn Fn() -> bool,
+    /// Polled with the clock: true when the manager asked us to stop (or to quit). Helper
+    /// threads poll it too, hence `Sync`.
+    pub stop: &'a (dyn Fn() -> bool + Sync),
 }
 
 /// One finished iteration, as reported to the caller.
@@ -115,6 +119,14 @@ pub struct Searcher<'a> {
     next_poll: u64,
     /// Threat sequences (VCT) are sure only where an open three must be answered.
     threat_space: bool,
+    rule: Rule,
+    /// Threads to search with, this one included (see `smp`).
+    threads: usize,
+    role: smp::Role,
+    /// Nodes the helper threads of this search have visited (published every poll).
+    helper_nodes: Arc<AtomicU64>,
+    /// A helper's own nodes already added to `helper_nodes`.
+    published: u64,
 }
 
 /// Futility pruning and razoring: deepest node, and margins per depth (in evaluation units:
@@ -167,7 +179,18 @@ impl<'a> Searcher<'a> {
             threat_nodes: 0,
             next_poll: CHECK_INTERVAL,
             threat_space: !matches!(rule, Rule::CaroOverline | Rule::CaroExact),
+            rule,
+            threads: 1,
+            role: smp::Role::Main,
+            helper_nodes: Arc::new(AtomicU64::new(0)),
+            published: 0,
         }
+    }
+
+    /// Searches with `n` threads in all (at least one): this one and `n - 1` helpers.
+    pub fn with_threads(mut self, n: usize) -> Self {
+        self.threads = n.max(1);
+        self
     }
 
     /// Leaves these moves out at the root.
@@ -193,8 +216,16 @@ impl<'a> Searcher<'a> {
         v + (r % (2 * self.noise as u64 + 1)) as i32 - self.noise
     }
 
-    /// Nodes visited: the search's and the threat solvers'.
+    /// Nodes visited: the search's and the threat solvers', on every thread of the search.
     pub fn nodes(&self) -> u64 {
+        match self.role {
+            smp::Role::Main => self.own_nodes() + self.helper_nodes.load(Relaxed),
+            smp::Role::Helper(_) => self.own_nodes(),
+        }
+    }
+
+    /// Nodes visited on this thread.
+    fn own_nodes(&self) -> u64 {
         self.nodes + self.threat_nodes
     }
 
@@ -251,6 +282,26 @@ impl<'a> Searcher<'a> {
         };
         self.limits.hard = full_hard.saturating_sub(defence);
         self.limits.soft = self.limits.soft.min(self.limits.hard);
+        let mut best = if self.threads > 1 {
+            self.deepen_with_helpers(b, &mut root, &mut report)
+        } else {
+            self.deepen(b, &mut root, &mut report)
+        };
+        self.limits.hard = full_hard;
+        log::debug!("nodes {} in the search, {} in the threat solvers", self.nodes, self.threat_nodes);
+        if defence > Duration::ZERO && !is_decisive(best.score) && !self.stopped() {
+            self.avoid_threat_losses(b, &mut best, &root);
+        }
+        best.nodes = self.nodes();
+        if !is_legal(b, best.best) {
+            best.best = fallback;
+        }
+        best
+    }
+
+    /// Iterative deepening over the root moves; returns the result of the last finished
+    /// iteration (or the best move a cut-short iteration had already proved better).
+    fn deepen(&mut self, b: &mut Board, root: &mut [Scored], report: &mut dyn FnMut(&Iteration)) -> Outcome {
         let mut best = Outcome { best: root[0].pos, score: 0, depth: 0, nodes: 0, pv: vec![root[0].pos] };
         // Scores of the last two iterations: leaves alternate between the sides with the
         // depth, and the side to move's tempo makes odd and even depths differ, so the window
@@ -258,6 +309,9 @@ impl<'a> Searcher<'a> {
         let mut prev_score = [0; 2];
         let mut wins_in_a_row = 0;
         for depth in 1..=self.limits.max_depth.clamp(1, MAX_DEPTH) {
+            if self.skips(depth) {
+                continue;
+            }
             self.sel_depth = 0;
             let centre = prev_score[depth as usize % 2];
             let (mut lo, mut hi) = if depth >= 5 && !is_decisive(centre) {
@@ -266,7 +320,7 @@ impl<'a> Searcher<'a> {
                 (-INF, INF)
             };
             let (score, done) = loop {
-                let (score, best_here) = self.root_search(b, &mut root, lo, hi, depth);
+                let (score, best_here) = self.root_search(b, root, lo, hi, depth);
                 if let Some(p) = best_here {
                     if self.aborted {
                         // A move that beat the previous best in a finished sub-search is kept.
@@ -312,15 +366,6 @@ impl<'a> Searcher<'a> {
             if settled || self.limits.start.elapsed() >= self.limits.soft {
                 break;
             }
-        }
-        self.limits.hard = full_hard;
-        log::debug!("nodes {} in the search, {} in the threat solvers", self.nodes, self.threat_nodes);
-        if defence > Duration::ZERO && !is_decisive(best.score) && !self.stopped() {
-            self.avoid_threat_losses(b, &mut best, &root);
-        }
-        best.nodes = self.nodes();
-        if !is_legal(b, best.best) {
-            best.best = fallback;
         }
         best
     }
@@ -476,13 +521,14 @@ impl<'a> Searcher<'a> {
     fn poll(&mut self) {
         // Threat-solver nodes count too: leaves that each run a VCF must not stretch the
         // interval between two looks at the clock.
-        let visited = self.nodes();
-        if visited < self.next_poll {
+        let own = self.own_nodes();
+        if own < self.next_poll {
             return;
         }
-        self.next_poll = visited + CHECK_INTERVAL;
+        self.next_poll = own + CHECK_INTERVAL;
+        self.publish_nodes();
         if self.limits.start.elapsed() >= self.limits.hard
-            || visited >= self.limits.max_nodes
+            || self.nodes() >= self.limits.max_nodes
             || (self.limits.stop)()
         {
             self.aborted = true;

@@ -211,3 +211,81 @@ fn answers_a_lone_stone_in_contact() {
     // Contact or one point apart: the old evaluation answered h8 at e5, three points away.
     assert!(x.abs_diff(7) <= 2 && y.abs_diff(7) <= 2, "{x},{y}");
 }
+
+/// A search with `threads` threads, `hard` of time and `stop` polled; returns the searcher's
+/// outcome and the nodes its helpers reported.
+fn threaded(
+    text: &str,
+    threads: usize,
+    depth: i32,
+    hard: Duration,
+    stop: &(dyn Fn() -> bool + Sync),
+) -> (Board, Outcome, u64) {
+    let mut b = Board::from_ascii(text, Rule::Freestyle);
+    let tt = Tt::new(1 << 20);
+    let limits =
+        Limits { start: Instant::now(), soft: hard, hard, max_depth: depth, max_nodes: u64::MAX, stop };
+    let before = b.to_ascii();
+    let mut searcher = Searcher::new(&tt, limits, Rule::Freestyle).with_threads(threads);
+    let out = searcher.run(&mut b, |_| {});
+    assert_eq!(b.to_ascii(), before, "search must leave the board as it found it");
+    let helpers = searcher.helper_nodes.load(Relaxed);
+    (b, out, helpers)
+}
+
+const OPEN_THREE: &str = "\
+...............
+...............
+...............
+...............
+...............
+...............
+....ooo........
+...............
+..........x....
+.......x.......
+...............
+...............
+...x...........
+...............
+...............";
+
+#[test]
+fn two_threads_answer_an_open_three_and_count_the_helpers_nodes() {
+    let never = || false;
+    let (b, out, helpers) = threaded(OPEN_THREE, 2, 8, Duration::from_secs(60), &never);
+    let (x, y) = b.xy(out.best);
+    assert!(y == 6 && [2, 3, 7, 8].contains(&x), "{x},{y}");
+    assert!(helpers > 0, "the helper searched nothing");
+    assert!(out.nodes > helpers, "total {} must include the main thread's nodes", out.nodes);
+}
+
+#[test]
+fn helpers_stop_at_the_hard_limit_and_on_stop() {
+    let never = || false;
+    let start = Instant::now();
+    let (b, out, _) = threaded(OPEN_THREE, 2, MAX_DEPTH, Duration::from_millis(200), &never);
+    assert!(start.elapsed() < Duration::from_millis(1500), "took {:?}", start.elapsed());
+    assert!(b.is_empty(out.best));
+    let flag = std::sync::atomic::AtomicBool::new(false);
+    let stop = || flag.load(Relaxed);
+    std::thread::scope(|s| {
+        s.spawn(|| {
+            std::thread::sleep(Duration::from_millis(150));
+            flag.store(true, Relaxed);
+        });
+        let start = Instant::now();
+        let (b, out, _) = threaded(OPEN_THREE, 2, MAX_DEPTH, Duration::from_secs(60), &stop);
+        assert!(start.elapsed() < Duration::from_millis(1500), "took {:?}", start.elapsed());
+        assert!(b.is_empty(out.best));
+    });
+}
+
+#[test]
+fn one_thread_reports_no_helper_nodes() {
+    let never = || false;
+    let (_, out, helpers) = threaded(OPEN_THREE, 1, 6, Duration::from_secs(60), &never);
+    assert_eq!(helpers, 0);
+    let (_, again) = search(OPEN_THREE, Rule::Freestyle, 6);
+    assert_eq!(out.nodes, again.nodes, "with_threads(1) must search exactly as before");
+}
