@@ -8,6 +8,7 @@ of the Gomocup 2016 games (20x20, after `--ply` moves). For each, the brain gets
 depth, selective depth and nodes per second. Only Gorin's message format is understood.
 
     python3 scripts/depth.py --turn-ms 1000
+    python3 scripts/depth.py --turn-ms 1000 --info thread_num=2
 """
 
 from __future__ import annotations
@@ -63,10 +64,13 @@ def main() -> int:
     ap.add_argument("--data", default=DEFAULT_DATA)
     ap.add_argument("--games", type=int, default=20, help="middle-game positions from the 2016 games")
     ap.add_argument("--ply", type=int, default=16, help="moves played in those positions")
+    ap.add_argument("--info", action="append", default=[], metavar="KEY=VALUE",
+                    help="extra INFO line before the position (repeatable), e.g. thread_num=2")
     args = ap.parse_args()
+    extra = [f"INFO {kv.replace('=', ' ', 1)}" for kv in args.info]
     depths, sels, speeds = [], [], []
     for name, size, moves in positions(args.data, args.games, args.ply):
-        text = "\n".join([f"INFO timeout_turn {args.turn_ms}", *board_command(size, moves)]) + "\n"
+        text = "\n".join([f"INFO timeout_turn {args.turn_ms}", *extra, *board_command(size, moves)]) + "\n"
         run = subprocess.run(shlex.split(args.engine), input=text, capture_output=True, text=True,
                              timeout=args.turn_ms / 1000 * 3 + 10)
         last = None

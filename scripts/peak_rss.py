@@ -95,6 +95,7 @@ def main() -> int:
     p.add_argument("--moves", type=int, default=20, help="moves to play (both sides together)")
     p.add_argument("--turn-ms", type=int, default=1000, help="INFO timeout_turn")
     p.add_argument("--size", type=int, default=15, help="board size")
+    p.add_argument("--threads", type=int, default=1, help="INFO thread_num for both brains")
     p.add_argument("--sample-ms", type=int, default=20, help="USS sampling period")
     p.add_argument("-v", "--verbose", action="store_true", help="log moves and MESSAGE lines")
     a = p.parse_args()
@@ -119,7 +120,8 @@ def main() -> int:
             brains.append(Brain(cmd, "black" if i == 0 else "white", on_err))
         for b in brains:
             b.send(f"INFO timeout_turn {a.turn_ms}", "INFO timeout_match 0",
-                   f"INFO max_memory {a.max_memory}", "INFO rule 0", f"START {a.size}")
+                   f"INFO max_memory {a.max_memory}", f"INFO thread_num {a.threads}", "INFO rule 0",
+                   f"START {a.size}")
         sampler = Sampler([b.proc.pid for b in brains], a.sample_ms / 1000)
         sampler.start()
         for b in brains:

@@ -98,6 +98,7 @@ class Runner:
                 f"INFO timeout_turn {turn_ms}",
                 "INFO timeout_match 0",
                 f"INFO max_memory {a.max_memory}",
+                f"INFO thread_num {a.threads}",
                 "INFO rule 0",
                 f"START {SIZE}",
             )
@@ -223,6 +224,7 @@ def main() -> int:
     p.add_argument("--turn0-target-ms", type=float, default=50, help="median limit for timeout_turn 0")
     p.add_argument("--max-memory", type=int, default=367_001_600, help="INFO max_memory bytes")
     p.add_argument("--commands", default="END,YXSTOP,STOP", help="comma-separated commands to measure")
+    p.add_argument("--threads", type=int, default=1, help="INFO thread_num")
     p.add_argument("-v", "--verbose", action="store_true", help="log MESSAGE/DEBUG and stderr")
     a = p.parse_args()
     if a.reps < 1:

@@ -11,7 +11,7 @@
 use super::{Iteration, Limits, Outcome, Scored, Searcher, MAX_DEPTH};
 use crate::board::Board;
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 /// Stack of a helper thread: the same as the engine thread's (the search recurses up to
@@ -69,11 +69,13 @@ impl<'a> Searcher<'a> {
         let (tt, rule, start, hard) = (self.tt, self.rule, self.limits.start, self.limits.hard);
         let (noise, seed) = (self.noise, self.noise_seed);
         let excluded = self.excluded.clone();
-        std::thread::scope(|scope| {
+        // The deepest iteration any helper finished: (depth, score, pv).
+        let deepest: Mutex<Option<(i32, i32, Vec<crate::board::Pos>)>> = Mutex::new(None);
+        let best = std::thread::scope(|scope| {
             for n in 1..self.threads {
                 let mut board = b.clone();
                 let mut moves = root.to_vec();
-                let (stop, excluded) = (&stop, &excluded);
+                let (stop, excluded, deepest) = (&stop, &excluded, &deepest);
                 let shared = Arc::clone(&self.helper_nodes);
                 let spawned = std::thread::Builder::new()
                     .name(format!("helper {n}"))
@@ -91,7 +93,15 @@ impl<'a> Searcher<'a> {
                             Searcher::new(tt, limits, rule).excluding(excluded).with_noise(noise, seed);
                         helper.role = Role::Helper(n);
                         helper.helper_nodes = shared;
-                        helper.deepen(&mut board, &mut moves, &mut |_| {});
+                        helper.deepen(&mut board, &mut moves, &mut |it| {
+                            if let Ok(mut d) = deepest.lock() {
+                                if d.as_ref().is_none_or(|(depth, _, _)| it.depth > *depth)
+                                    && !it.pv.is_empty()
+                                {
+                                    *d = Some((it.depth, it.score, it.pv.clone()));
+                                }
+                            }
+                        });
                         helper.publish_nodes();
                     });
                 if let Err(e) = spawned {
@@ -102,7 +112,15 @@ impl<'a> Searcher<'a> {
             let best = self.deepen(b, root, report);
             done.store(true, Relaxed);
             best
-        })
+        });
+        // A helper that finished a deeper iteration than the main thread knows better (the
+        // depth split makes this common: the helper on even depths is often one ahead).
+        match deepest.into_inner().ok().flatten() {
+            Some((depth, score, pv)) if depth > best.depth => {
+                Outcome { best: pv[0], score, depth, nodes: best.nodes, pv }
+            }
+            _ => best,
+        }
     }
 }
 
