@@ -3,7 +3,8 @@
 //! become cut-offs and move orders for everyone.
 //!
 //! The main thread owns the clock, the reports and the answer; helpers stop when it is done
-//! (or when the manager stops the search). They are diversified by skipping iterations on a
+//! (or when the manager stops the search), and it plays the move of the deepest iteration any
+//! thread finished. They are diversified by skipping iterations on a
 //! per-helper pattern, so two threads are rarely on the same depth and one runs ahead of the
 //! other. Each helper has its own history, killers and threat caches: no locks, no shared
 //! counters in the hot path (node counts are published once per poll).
