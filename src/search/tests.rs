@@ -2,20 +2,8 @@ use super::*;
 use crate::rules::Rule;
 
 fn search(text: &str, rule: Rule, depth: i32) -> (Board, Outcome) {
-    let mut b = Board::from_ascii(text, rule);
-    let tt = Tt::new(1 << 20);
     let never = || false;
-    let limits = Limits {
-        start: Instant::now(),
-        soft: Duration::from_secs(60),
-        hard: Duration::from_secs(60),
-        max_depth: depth,
-        max_nodes: u64::MAX,
-        stop: &never,
-    };
-    let before = b.to_ascii();
-    let out = Searcher::new(&tt, limits, rule).run(&mut b, |_| {});
-    assert_eq!(b.to_ascii(), before, "search must leave the board as it found it");
+    let (b, out, _) = threaded(text, rule, 1, depth, Duration::from_secs(60), &never);
     (b, out)
 }
 
@@ -75,24 +63,8 @@ fn blocks_the_only_five_point() {
 
 #[test]
 fn answers_an_open_three() {
-    let text = "\
-...............
-...............
-...............
-...............
-...............
-...............
-....ooo........
-...............
-..........x....
-.......x.......
-...............
-...............
-...x...........
-...............
-...............";
     // White threatens to make an open four; black must block next to or beyond the three.
-    let (x, y) = best_xy(text, Rule::Freestyle, 6);
+    let (x, y) = best_xy(OPEN_THREE, Rule::Freestyle, 6);
     assert!(y == 6 && [2, 3, 7, 8].contains(&x), "{x},{y}");
 }
 
@@ -216,17 +188,18 @@ fn answers_a_lone_stone_in_contact() {
 /// outcome and the nodes its helpers reported.
 fn threaded(
     text: &str,
+    rule: Rule,
     threads: usize,
     depth: i32,
     hard: Duration,
     stop: &(dyn Fn() -> bool + Sync),
 ) -> (Board, Outcome, u64) {
-    let mut b = Board::from_ascii(text, Rule::Freestyle);
+    let mut b = Board::from_ascii(text, rule);
     let tt = Tt::new(1 << 20);
     let limits =
         Limits { start: Instant::now(), soft: hard, hard, max_depth: depth, max_nodes: u64::MAX, stop };
     let before = b.to_ascii();
-    let mut searcher = Searcher::new(&tt, limits, Rule::Freestyle).with_threads(threads);
+    let mut searcher = Searcher::new(&tt, limits, rule).with_threads(threads);
     let out = searcher.run(&mut b, |_| {});
     assert_eq!(b.to_ascii(), before, "search must leave the board as it found it");
     let helpers = searcher.helper_nodes.load(Relaxed);
@@ -253,7 +226,7 @@ const OPEN_THREE: &str = "\
 #[test]
 fn two_threads_answer_an_open_three_and_count_the_helpers_nodes() {
     let never = || false;
-    let (b, out, helpers) = threaded(OPEN_THREE, 2, 8, Duration::from_secs(60), &never);
+    let (b, out, helpers) = threaded(OPEN_THREE, Rule::Freestyle, 2, 8, Duration::from_secs(60), &never);
     let (x, y) = b.xy(out.best);
     assert!(y == 6 && [2, 3, 7, 8].contains(&x), "{x},{y}");
     assert!(helpers > 0, "the helper searched nothing");
@@ -264,7 +237,7 @@ fn two_threads_answer_an_open_three_and_count_the_helpers_nodes() {
 fn helpers_stop_at_the_hard_limit_and_on_stop() {
     let never = || false;
     let start = Instant::now();
-    let (b, out, _) = threaded(OPEN_THREE, 2, MAX_DEPTH, Duration::from_millis(200), &never);
+    let (b, out, _) = threaded(OPEN_THREE, Rule::Freestyle, 2, MAX_DEPTH, Duration::from_millis(200), &never);
     assert!(start.elapsed() < Duration::from_millis(1500), "took {:?}", start.elapsed());
     assert!(b.is_empty(out.best));
     let flag = std::sync::atomic::AtomicBool::new(false);
@@ -275,7 +248,7 @@ fn helpers_stop_at_the_hard_limit_and_on_stop() {
             flag.store(true, Relaxed);
         });
         let start = Instant::now();
-        let (b, out, _) = threaded(OPEN_THREE, 2, MAX_DEPTH, Duration::from_secs(60), &stop);
+        let (b, out, _) = threaded(OPEN_THREE, Rule::Freestyle, 2, MAX_DEPTH, Duration::from_secs(60), &stop);
         assert!(start.elapsed() < Duration::from_millis(1500), "took {:?}", start.elapsed());
         assert!(b.is_empty(out.best));
     });
@@ -284,8 +257,19 @@ fn helpers_stop_at_the_hard_limit_and_on_stop() {
 #[test]
 fn one_thread_reports_no_helper_nodes() {
     let never = || false;
-    let (_, out, helpers) = threaded(OPEN_THREE, 1, 6, Duration::from_secs(60), &never);
+    let (_, out, helpers) = threaded(OPEN_THREE, Rule::Freestyle, 1, 6, Duration::from_secs(60), &never);
     assert_eq!(helpers, 0);
-    let (_, again) = search(OPEN_THREE, Rule::Freestyle, 6);
-    assert_eq!(out.nodes, again.nodes, "with_threads(1) must search exactly as before");
+    // The same search by a searcher never told about threads.
+    let mut b = Board::from_ascii(OPEN_THREE, Rule::Freestyle);
+    let tt = Tt::new(1 << 20);
+    let limits = Limits {
+        start: Instant::now(),
+        soft: Duration::from_secs(60),
+        hard: Duration::from_secs(60),
+        max_depth: 6,
+        max_nodes: u64::MAX,
+        stop: &never,
+    };
+    let plain = Searcher::new(&tt, limits, Rule::Freestyle).run(&mut b, |_| {});
+    assert_eq!(out.nodes, plain.nodes, "with_threads(1) must search exactly as before");
 }
