@@ -387,6 +387,23 @@ impl<'a> Solver<'a> {
                     replies.push(p);
                 }
             });
+            // A reply that is neither a four nor leaves the attacker without an open four
+            // loses at once (the open four has two five points; the defender has no five to
+            // make): only the others need a proof. One is kept when none is left, so that the
+            // proof line plays on to the five.
+            let first = replies.first().copied();
+            replies.retain(|&p| {
+                if b.class(p, defender) >= C_FOUR {
+                    return true;
+                }
+                b.make(p);
+                let stops = !has_open_four_point(b, attacker);
+                b.undo();
+                stops
+            });
+            if replies.is_empty() {
+                replies.extend(first);
+            }
         } else {
             return false; // no threat: the defender has a free move
         }
