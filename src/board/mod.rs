@@ -102,7 +102,8 @@ pub struct Board {
     /// Per cell: how many stones are near enough to make it a move candidate.
     near: Vec<u8>,
     near_offsets: Vec<isize>,
-    tables: [&'static [u8]; 2],
+    /// Per line code: the pattern it gives black (low nibble) and white (high nibble).
+    lines: &'static [u8],
     points: [&'static PointTables; 2],
     /// Per colour: sums over empty cells of the point values as the side to move's potential
     /// and as the opponent's (the evaluation weighs them differently).
@@ -137,10 +138,7 @@ impl Board {
         let renju = rule == Rule::Renju;
         let black_lines =
             if renju { LineRule::RenjuBlack } else { LineRule::Five(rule.five_rule(Color::Black)) };
-        let tables = [
-            pattern::table(black_lines, Color::Black),
-            pattern::table(LineRule::Five(rule.five_rule(Color::White)), Color::White),
-        ];
+        let lines = pattern::pair_table(black_lines, LineRule::Five(rule.five_rule(Color::White)));
         let points = [point_tables(renju), point_tables(false)];
         let mut board = Board {
             width,
@@ -153,7 +151,7 @@ impl Board {
             keys: vec![[0; 2]; total],
             near: vec![0; total],
             near_offsets,
-            tables,
+            lines,
             points,
             totals: [[0; 2]; 2],
             class_counts: [[0; CLASS_COUNT]; 2],
@@ -193,7 +191,7 @@ impl Board {
                 for c in 0..2 {
                     let mut key: PatKey = 0;
                     for d in 0..4 {
-                        key |= (self.tables[c][self.codes[i][d] as usize] as PatKey) << (4 * d);
+                        key |= self.line_pattern(self.codes[i][d], c) << (4 * d);
                     }
                     self.keys[i][c] = key;
                     if self.cells[i] == EMPTY {
@@ -387,8 +385,8 @@ impl Board {
         }
         if !placing {
             for c in 0..2 {
-                self.keys[i][c] = (0..4)
-                    .fold(0, |key, d| key | (self.tables[c][self.codes[i][d] as usize] as PatKey) << (4 * d));
+                self.keys[i][c] =
+                    (0..4).fold(0, |key, d| key | self.line_pattern(self.codes[i][d], c) << (4 * d));
             }
             self.enter_totals(i);
         }
@@ -396,10 +394,11 @@ impl Board {
 
     /// Refreshes direction `d` of an empty point's pattern key, keeping totals and counts.
     fn update_key(&mut self, n: usize, d: usize, code: u32) {
+        let both = self.lines[code as usize] as PatKey;
         for c in 0..2 {
             let t = self.points[c];
             let old = self.keys[n][c];
-            let pat = self.tables[c][code as usize] as PatKey;
+            let pat = (both >> (4 * c)) & 0xF;
             let new = (old & !(0xF << (4 * d))) | pat << (4 * d);
             if new != old {
                 self.keys[n][c] = new;
@@ -409,6 +408,12 @@ impl Board {
                 self.class_counts[c][t.class[new as usize] as usize] += 1;
             }
         }
+    }
+
+    /// The pattern a line code gives colour `c`.
+    #[inline]
+    fn line_pattern(&self, code: u32, c: usize) -> PatKey {
+        (self.lines[code as usize] as PatKey >> (4 * c)) & 0xF
     }
 
     fn leave_totals(&mut self, i: usize) {

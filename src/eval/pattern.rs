@@ -84,6 +84,25 @@ pub fn table(rule: LineRule, color: Color) -> &'static [u8] {
     TABLES[index].get_or_init(|| build(rule, color))
 }
 
+/// Both colours' tables in one: the byte for a code holds black's pattern in its low nibble
+/// and white's in its high one. Every stone updates forty codes, and one lookup each instead
+/// of two halves the table memory the updates walk through.
+pub fn pair_table(black: LineRule, white: LineRule) -> &'static [u8] {
+    const RULES: usize = 5;
+    static PAIRS: [OnceLock<Box<[u8]>>; RULES * RULES] = [const { OnceLock::new() }; RULES * RULES];
+    let index = |r: LineRule| match r {
+        LineRule::Five(FiveRule::Long) => 0,
+        LineRule::Five(FiveRule::Exact) => 1,
+        LineRule::Five(FiveRule::CaroLong) => 2,
+        LineRule::Five(FiveRule::CaroExact) => 3,
+        LineRule::RenjuBlack => 4,
+    };
+    PAIRS[index(black) * RULES + index(white)].get_or_init(|| {
+        let (b, w) = (table(black, Color::Black), table(white, Color::White));
+        b.iter().zip(w).map(|(&b, &w)| b | w << 4).collect()
+    })
+}
+
 fn build(rule: LineRule, color: Color) -> Box<[u8]> {
     let own = match color {
         Color::Black => BLACK,
@@ -200,6 +219,17 @@ fn run_through_centre(line: &[u8; SLOTS + 1], own: u8) -> (usize, (End, End)) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn pair_table_holds_both_colours() {
+        let (black, white) = (LineRule::RenjuBlack, LineRule::Five(FiveRule::Long));
+        let pair = pair_table(black, white);
+        let (b, w) = (table(black, Color::Black), table(white, Color::White));
+        assert_eq!(pair.len(), CODES);
+        for code in (0..CODES).step_by(97) {
+            assert_eq!((pair[code] & 0xF, pair[code] >> 4), (b[code], w[code]), "code {code:#x}");
+        }
+    }
 
     /// Encodes a line written as text, centre marked `*`: `x` own (black), `o` white,
     /// `.` empty, `|` wall. Exactly five characters must stand on each side of `*`.
