@@ -70,34 +70,32 @@ pub const fn slot(k: i32) -> u32 {
     }
 }
 
-/// The pattern table for one colour under one line rule.
-pub fn table(rule: LineRule, color: Color) -> &'static [u8] {
-    static TABLES: [OnceLock<Box<[u8]>>; 10] = [const { OnceLock::new() }; 10];
-    let rule_index = match rule {
+/// Number of line rules (tables are kept per rule).
+const LINE_RULES: usize = 5;
+
+fn rule_index(rule: LineRule) -> usize {
+    match rule {
         LineRule::Five(FiveRule::Long) => 0,
         LineRule::Five(FiveRule::Exact) => 1,
         LineRule::Five(FiveRule::CaroLong) => 2,
         LineRule::Five(FiveRule::CaroExact) => 3,
         LineRule::RenjuBlack => 4,
-    };
-    let index = rule_index * 2 + color as usize;
-    TABLES[index].get_or_init(|| build(rule, color))
+    }
+}
+
+/// The pattern table for one colour under one line rule.
+pub fn table(rule: LineRule, color: Color) -> &'static [u8] {
+    static TABLES: [OnceLock<Box<[u8]>>; 2 * LINE_RULES] = [const { OnceLock::new() }; 2 * LINE_RULES];
+    TABLES[rule_index(rule) * 2 + color as usize].get_or_init(|| build(rule, color))
 }
 
 /// Both colours' tables in one: the byte for a code holds black's pattern in its low nibble
 /// and white's in its high one. Every stone updates forty codes, and one lookup each instead
 /// of two halves the table memory the updates walk through.
 pub fn pair_table(black: LineRule, white: LineRule) -> &'static [u8] {
-    const RULES: usize = 5;
-    static PAIRS: [OnceLock<Box<[u8]>>; RULES * RULES] = [const { OnceLock::new() }; RULES * RULES];
-    let index = |r: LineRule| match r {
-        LineRule::Five(FiveRule::Long) => 0,
-        LineRule::Five(FiveRule::Exact) => 1,
-        LineRule::Five(FiveRule::CaroLong) => 2,
-        LineRule::Five(FiveRule::CaroExact) => 3,
-        LineRule::RenjuBlack => 4,
-    };
-    PAIRS[index(black) * RULES + index(white)].get_or_init(|| {
+    const PAIRS: usize = LINE_RULES * LINE_RULES;
+    static TABLES: [OnceLock<Box<[u8]>>; PAIRS] = [const { OnceLock::new() }; PAIRS];
+    TABLES[rule_index(black) * LINE_RULES + rule_index(white)].get_or_init(|| {
         let (b, w) = (table(black, Color::Black), table(white, Color::White));
         b.iter().zip(w).map(|(&b, &w)| b | w << 4).collect()
     })
