@@ -9,7 +9,7 @@
 mod zobrist;
 
 use crate::eval::pattern::{self, slot, LineRule, BLACK, EMPTY, HALF, WALL, WHITE};
-use crate::eval::{params, point_tables, Class, Forbid, PatKey, PointTables, CLASS_COUNT};
+use crate::eval::{params, point_tables, Class, Forbid, PatKey, Point, PointTables, CLASS_COUNT};
 use crate::rules::{End, Rule};
 pub use zobrist::splitmix64;
 
@@ -195,9 +195,10 @@ impl Board {
                     }
                     self.keys[i][c] = key;
                     if self.cells[i] == EMPTY {
-                        self.totals[c][0] += self.points[c].value[key as usize];
-                        self.totals[c][1] += self.points[c].threat[key as usize];
-                        self.class_counts[c][self.points[c].class[key as usize] as usize] += 1;
+                        let e = self.points[c].get(key);
+                        self.totals[c][0] += e.value;
+                        self.totals[c][1] += e.threat;
+                        self.class_counts[c][e.class as usize] += 1;
                     }
                 }
             }
@@ -402,12 +403,18 @@ impl Board {
             let new = (old & !(0xF << (4 * d))) | pat << (4 * d);
             if new != old {
                 self.keys[n][c] = new;
-                self.totals[c][0] += t.value[new as usize] - t.value[old as usize];
-                self.totals[c][1] += t.threat[new as usize] - t.threat[old as usize];
-                self.class_counts[c][t.class[old as usize] as usize] -= 1;
-                self.class_counts[c][t.class[new as usize] as usize] += 1;
+                let (o, e) = (t.get(old), t.get(new));
+                self.totals[c][0] += e.value - o.value;
+                self.totals[c][1] += e.threat - o.threat;
+                self.class_counts[c][o.class as usize] -= 1;
+                self.class_counts[c][e.class as usize] += 1;
             }
         }
+    }
+
+    #[inline]
+    fn point(&self, p: Pos, color: Color) -> &Point {
+        self.points[color as usize].get(self.keys[p.index()][color as usize])
     }
 
     /// The pattern a line code gives colour `c`.
@@ -419,20 +426,20 @@ impl Board {
     fn leave_totals(&mut self, i: usize) {
         for c in 0..2 {
             let t = self.points[c];
-            let key = self.keys[i][c] as usize;
-            self.totals[c][0] -= t.value[key];
-            self.totals[c][1] -= t.threat[key];
-            self.class_counts[c][t.class[key] as usize] -= 1;
+            let e = t.get(self.keys[i][c]);
+            self.totals[c][0] -= e.value;
+            self.totals[c][1] -= e.threat;
+            self.class_counts[c][e.class as usize] -= 1;
         }
     }
 
     fn enter_totals(&mut self, i: usize) {
         for c in 0..2 {
             let t = self.points[c];
-            let key = self.keys[i][c] as usize;
-            self.totals[c][0] += t.value[key];
-            self.totals[c][1] += t.threat[key];
-            self.class_counts[c][t.class[key] as usize] += 1;
+            let e = t.get(self.keys[i][c]);
+            self.totals[c][0] += e.value;
+            self.totals[c][1] += e.threat;
+            self.class_counts[c][e.class as usize] += 1;
         }
     }
 
@@ -448,26 +455,26 @@ impl Board {
     /// What `color` would make by playing the empty point `p`.
     #[inline]
     pub fn class(&self, p: Pos, color: Color) -> Class {
-        self.points[color as usize].class[self.keys[p.index()][color as usize] as usize]
+        self.point(p, color).class
     }
 
     /// Renju: what the line patterns alone say about black playing `p` (see `eval::Forbid`);
     /// always `LEGAL` in other rules and for white.
     #[inline]
     pub fn forbid_hint(&self, p: Pos, color: Color) -> Forbid {
-        self.points[color as usize].forbid[self.keys[p.index()][color as usize] as usize]
+        self.point(p, color).forbid
     }
 
     /// The potential `p` holds for `color`.
     #[inline]
     pub fn point_value(&self, p: Pos, color: Color) -> i32 {
-        self.points[color as usize].value[self.keys[p.index()][color as usize] as usize]
+        self.point(p, color).value
     }
 
     /// The potential `p` holds for `color` as its opponent sees it (what a block there denies).
     #[inline]
     pub fn threat_value(&self, p: Pos, color: Color) -> i32 {
-        self.points[color as usize].threat[self.keys[p.index()][color as usize] as usize]
+        self.point(p, color).threat
     }
 
     /// The four line patterns `color` would make at `p`.

@@ -37,14 +37,28 @@ pub const FORBIDDEN: Forbid = 1;
 /// the points that would complete them (see `rules::renju`).
 pub const CHECK_THREES: Forbid = 2;
 
-/// Class, value and (for renju's black) forbidden status of every packed pattern key.
-pub struct PointTables {
-    pub class: Box<[Class]>,
+/// What a packed pattern key means for one side: class, value and (for renju's black)
+/// forbidden status, in one record so that an update reads one place per key.
+#[derive(Copy, Clone, Debug, Default)]
+pub struct Point {
     /// The point's potential for the side to move.
-    pub value: Box<[i32]>,
+    pub value: i32,
     /// The same point's potential when it is the opponent's (what the side to move faces).
-    pub threat: Box<[i32]>,
-    pub forbid: Box<[Forbid]>,
+    pub threat: i32,
+    pub class: Class,
+    pub forbid: Forbid,
+}
+
+/// The `Point` of every packed pattern key.
+pub struct PointTables {
+    entries: Box<[Point]>,
+}
+
+impl PointTables {
+    #[inline]
+    pub fn get(&self, key: PatKey) -> &Point {
+        &self.entries[key as usize]
+    }
 }
 
 /// The point tables for gomoku rules (`renju_black` false) or for renju's black.
@@ -59,29 +73,25 @@ pub fn unpack(key: PatKey) -> [Pat; 4] {
 }
 
 fn build_point_tables(renju_black: bool) -> PointTables {
-    let n = 1 << 16;
-    let mut class = vec![C_NONE; n].into_boxed_slice();
-    let mut value = vec![0i32; n].into_boxed_slice();
-    let mut threat = vec![0i32; n].into_boxed_slice();
-    let mut forbid = vec![LEGAL; n].into_boxed_slice();
-    for key in 0..n {
+    let mut entries = vec![Point::default(); 1 << 16].into_boxed_slice();
+    for (key, e) in entries.iter_mut().enumerate() {
         let pats = unpack(key as PatKey);
         if pats.iter().any(|&p| p as usize >= PAT_COUNT) {
             continue;
         }
         let f = if renju_black { renju_forbid(&pats) } else { LEGAL };
-        forbid[key] = f;
+        e.forbid = f;
         if f == FORBIDDEN {
             continue; // black can never play there: no class, no potential
         }
         let c = if renju_black { classify_renju(&pats) } else { classify(&pats) };
-        class[key] = c;
+        e.class = c;
         let lines: i32 = pats.iter().map(|&p| params::PATTERN_VALUE[p as usize]).sum();
-        value[key] = lines + params::CLASS_BONUS[c as usize];
+        e.value = lines + params::CLASS_BONUS[c as usize];
         let lines: i32 = pats.iter().map(|&p| params::OPPONENT_PATTERN_VALUE[p as usize]).sum();
-        threat[key] = lines + params::OPPONENT_CLASS_BONUS[c as usize];
+        e.threat = lines + params::OPPONENT_CLASS_BONUS[c as usize];
     }
-    PointTables { class, value, threat, forbid }
+    PointTables { entries }
 }
 
 fn count(pats: &[Pat; 4], p: Pat) -> usize {
@@ -149,44 +159,44 @@ mod tests {
     use super::pattern::*;
     use super::*;
 
-    fn key(p: [Pat; 4]) -> usize {
-        (p[0] as usize) | (p[1] as usize) << 4 | (p[2] as usize) << 8 | (p[3] as usize) << 12
+    fn key(p: [Pat; 4]) -> PatKey {
+        (p[0] as PatKey) | (p[1] as PatKey) << 4 | (p[2] as PatKey) << 8 | (p[3] as PatKey) << 12
     }
 
     #[test]
     fn renju_black_forbidden_shapes() {
         let t = point_tables(true);
-        assert_eq!(t.forbid[key([B4, B4, NONE, NONE])], FORBIDDEN);
-        assert_eq!(t.forbid[key([D4, NONE, NONE, NONE])], FORBIDDEN);
-        assert_eq!(t.forbid[key([OL, F3, NONE, NONE])], FORBIDDEN);
-        assert_eq!(t.forbid[key([F5, OL, B4, B4])], LEGAL);
-        assert_eq!(t.forbid[key([F3, F3, NONE, NONE])], CHECK_THREES);
-        assert_eq!(t.forbid[key([B4, F3, NONE, NONE])], LEGAL);
-        assert_eq!(t.class[key([B4, F3, NONE, NONE])], C_FOUR_THREE);
-        assert_eq!(t.class[key([F4, NONE, NONE, NONE])], C_OPEN_FOUR);
-        assert_eq!(t.value[key([B4, B4, NONE, NONE])], 0);
+        assert_eq!(t.get(key([B4, B4, NONE, NONE])).forbid, FORBIDDEN);
+        assert_eq!(t.get(key([D4, NONE, NONE, NONE])).forbid, FORBIDDEN);
+        assert_eq!(t.get(key([OL, F3, NONE, NONE])).forbid, FORBIDDEN);
+        assert_eq!(t.get(key([F5, OL, B4, B4])).forbid, LEGAL);
+        assert_eq!(t.get(key([F3, F3, NONE, NONE])).forbid, CHECK_THREES);
+        assert_eq!(t.get(key([B4, F3, NONE, NONE])).forbid, LEGAL);
+        assert_eq!(t.get(key([B4, F3, NONE, NONE])).class, C_FOUR_THREE);
+        assert_eq!(t.get(key([F4, NONE, NONE, NONE])).class, C_OPEN_FOUR);
+        assert_eq!(t.get(key([B4, B4, NONE, NONE])).value, 0);
         let gomoku = point_tables(false);
-        assert_eq!(gomoku.forbid[key([B4, B4, NONE, NONE])], LEGAL);
-        assert_eq!(gomoku.class[key([D4, NONE, NONE, NONE])], C_OPEN_FOUR);
+        assert_eq!(gomoku.get(key([B4, B4, NONE, NONE])).forbid, LEGAL);
+        assert_eq!(gomoku.get(key([D4, NONE, NONE, NONE])).class, C_OPEN_FOUR);
     }
 
     #[test]
     fn classes_combine_directions() {
         let t = point_tables(false);
-        assert_eq!(t.class[key([F5, NONE, NONE, NONE])], C_FIVE);
-        assert_eq!(t.class[key([B4, B4, NONE, NONE])], C_OPEN_FOUR);
-        assert_eq!(t.class[key([NONE, F4, B2, NONE])], C_OPEN_FOUR);
-        assert_eq!(t.class[key([B4, F3, NONE, NONE])], C_FOUR_THREE);
-        assert_eq!(t.class[key([B4, B3, F2, NONE])], C_FOUR);
-        assert_eq!(t.class[key([F3, F3, NONE, NONE])], C_DOUBLE_THREE);
-        assert_eq!(t.class[key([F3, B3, NONE, NONE])], C_THREE);
-        assert_eq!(t.class[key([F2, F2, B3, B1])], C_NONE);
+        assert_eq!(t.get(key([F5, NONE, NONE, NONE])).class, C_FIVE);
+        assert_eq!(t.get(key([B4, B4, NONE, NONE])).class, C_OPEN_FOUR);
+        assert_eq!(t.get(key([NONE, F4, B2, NONE])).class, C_OPEN_FOUR);
+        assert_eq!(t.get(key([B4, F3, NONE, NONE])).class, C_FOUR_THREE);
+        assert_eq!(t.get(key([B4, B3, F2, NONE])).class, C_FOUR);
+        assert_eq!(t.get(key([F3, F3, NONE, NONE])).class, C_DOUBLE_THREE);
+        assert_eq!(t.get(key([F3, B3, NONE, NONE])).class, C_THREE);
+        assert_eq!(t.get(key([F2, F2, B3, B1])).class, C_NONE);
     }
 
     #[test]
     fn stronger_points_are_worth_more() {
         let t = point_tables(false);
-        let v = |p| t.value[key(p)];
+        let v = |p| t.get(key(p)).value;
         assert!(v([F5, NONE, NONE, NONE]) > v([F4, NONE, NONE, NONE]));
         assert!(v([F4, NONE, NONE, NONE]) > v([B4, F3, NONE, NONE]));
         assert!(v([B4, F3, NONE, NONE]) > v([F3, F3, NONE, NONE]));
