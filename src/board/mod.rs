@@ -21,6 +21,10 @@ pub const MIN_SIZE: usize = 5;
 pub const PAD: usize = HALF;
 /// Cells in the largest padded grid.
 pub const MAX_CELLS: usize = (MAX_SIZE + 2 * PAD) * (MAX_SIZE + PAD) + PAD;
+/// Length of the per-cell arrays: a power of two, so that an index masked with `SLOT_MASK`
+/// needs no bounds check in the stone updates (most of the engine's time).
+const SLOTS: usize = MAX_CELLS.next_power_of_two();
+const SLOT_MASK: usize = SLOTS - 1;
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Color {
@@ -94,16 +98,16 @@ pub struct Board {
     stride: usize,
     rule: Rule,
     dirs: [isize; 4],
-    cells: Vec<u8>,
+    cells: Box<[u8; SLOTS]>,
     /// Per cell and direction: the 20-bit code of its ten line neighbours.
-    codes: Vec<[u32; 4]>,
+    codes: Box<[[u32; 4]; SLOTS]>,
     /// Per cell and colour: the four line patterns packed as nibbles.
-    keys: Vec<[PatKey; 2]>,
+    keys: Box<[[PatKey; 2]; SLOTS]>,
     /// Per cell: how many stones are near enough to make it a move candidate.
-    near: Vec<u8>,
+    near: Box<[u8; SLOTS]>,
     near_offsets: Vec<isize>,
     /// Per line code: the pattern it gives black (low nibble) and white (high nibble).
-    lines: &'static [u8],
+    lines: &'static [u8; pattern::CODES],
     points: [&'static PointTables; 2],
     /// Per colour: sums over empty cells of the point values as the side to move's potential
     /// and as the opponent's (the evaluation weighs them differently).
@@ -123,7 +127,6 @@ impl Board {
         let width = width.clamp(MIN_SIZE, MAX_SIZE);
         let height = height.clamp(MIN_SIZE, MAX_SIZE);
         let stride = width + PAD;
-        let total = (height + 2 * PAD) * stride + PAD;
         let s = stride as isize;
         let mut near_offsets = Vec::new();
         for dy in -CANDIDATE_LINE..=CANDIDATE_LINE {
@@ -146,10 +149,10 @@ impl Board {
             stride,
             rule,
             dirs: [1, s, s + 1, s - 1],
-            cells: vec![WALL; total],
-            codes: vec![[0; 4]; total],
-            keys: vec![[0; 2]; total],
-            near: vec![0; total],
+            cells: Box::new([WALL; SLOTS]),
+            codes: Box::new([[0; 4]; SLOTS]),
+            keys: Box::new([[0; 2]; SLOTS]),
+            near: Box::new([0; SLOTS]),
             near_offsets,
             lines,
             points,
@@ -346,7 +349,7 @@ impl Board {
 
     /// Writes one cell and brings every dependent code, key, total and count up to date.
     fn set_stone(&mut self, p: Pos, cell: u8) {
-        let i = p.index();
+        let i = p.index() & SLOT_MASK;
         let placing = cell != EMPTY;
         if placing {
             self.stones += 1;
@@ -361,7 +364,7 @@ impl Board {
                 for (n, seen_at) in
                     [(i as isize - k as isize * step, k), (i as isize + k as isize * step, -k)]
                 {
-                    let n = n as usize;
+                    let n = n as usize & SLOT_MASK;
                     if self.cells[n] == WALL {
                         continue;
                     }
@@ -377,7 +380,7 @@ impl Board {
             }
         }
         for o in 0..self.near_offsets.len() {
-            let n = (i as isize + self.near_offsets[o]) as usize;
+            let n = (i as isize + self.near_offsets[o]) as usize & SLOT_MASK;
             if placing {
                 self.near[n] += 1;
             } else {
@@ -395,7 +398,8 @@ impl Board {
 
     /// Refreshes direction `d` of an empty point's pattern key, keeping totals and counts.
     fn update_key(&mut self, n: usize, d: usize, code: u32) {
-        let both = self.lines[code as usize] as PatKey;
+        let n = n & SLOT_MASK;
+        let both = self.lines[code as usize & (pattern::CODES - 1)] as PatKey;
         for c in 0..2 {
             let t = self.points[c];
             let old = self.keys[n][c];
@@ -420,7 +424,7 @@ impl Board {
     /// The pattern a line code gives colour `c`.
     #[inline]
     fn line_pattern(&self, code: u32, c: usize) -> PatKey {
-        (self.lines[code as usize] as PatKey >> (4 * c)) & 0xF
+        (self.lines[code as usize & (pattern::CODES - 1)] as PatKey >> (4 * c)) & 0xF
     }
 
     fn leave_totals(&mut self, i: usize) {

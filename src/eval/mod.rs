@@ -51,8 +51,11 @@ pub struct Point {
 
 /// The `Point` of every packed pattern key.
 pub struct PointTables {
-    entries: Box<[Point]>,
+    entries: Box<[Point; KEYS]>,
 }
+
+/// Number of packed pattern keys.
+const KEYS: usize = 1 << 16;
 
 impl PointTables {
     #[inline]
@@ -73,7 +76,9 @@ pub fn unpack(key: PatKey) -> [Pat; 4] {
 }
 
 fn build_point_tables(renju_black: bool) -> PointTables {
-    let mut entries = vec![Point::default(); 1 << 16].into_boxed_slice();
+    // Built on the heap: the table is too large for a thread's stack.
+    let mut entries: Box<[Point; KEYS]> =
+        vec![Point::default(); KEYS].into_boxed_slice().try_into().expect("one record per key");
     for (key, e) in entries.iter_mut().enumerate() {
         let pats = unpack(key as PatKey);
         if pats.iter().any(|&p| p as usize >= PAT_COUNT) {

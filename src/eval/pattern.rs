@@ -92,12 +92,13 @@ pub fn table(rule: LineRule, color: Color) -> &'static [u8] {
 /// Both colours' tables in one: the byte for a code holds black's pattern in its low nibble
 /// and white's in its high one. Every stone updates forty codes, and one lookup each instead
 /// of two halves the table memory the updates walk through.
-pub fn pair_table(black: LineRule, white: LineRule) -> &'static [u8] {
+pub fn pair_table(black: LineRule, white: LineRule) -> &'static [u8; CODES] {
     const PAIRS: usize = LINE_RULES * LINE_RULES;
-    static TABLES: [OnceLock<Box<[u8]>>; PAIRS] = [const { OnceLock::new() }; PAIRS];
+    static TABLES: [OnceLock<Box<[u8; CODES]>>; PAIRS] = [const { OnceLock::new() }; PAIRS];
     TABLES[rule_index(black) * LINE_RULES + rule_index(white)].get_or_init(|| {
         let (b, w) = (table(black, Color::Black), table(white, Color::White));
-        b.iter().zip(w).map(|(&b, &w)| b | w << 4).collect()
+        let pair: Box<[u8]> = b.iter().zip(w).map(|(&b, &w)| b | w << 4).collect();
+        pair.try_into().expect("one byte per code")
     })
 }
 
