@@ -5,7 +5,7 @@ pub mod params;
 pub mod pattern;
 pub mod tune;
 
-use pattern::{Pat, B4, D4, F3, F4, F5, OL, PAT_COUNT};
+use pattern::{Pat, B3, B4, D4, F2, F3, F4, F5, OL, PAT_COUNT};
 use std::sync::OnceLock;
 
 /// What a stone of one colour on an empty point would make, over all four directions.
@@ -91,12 +91,49 @@ fn build_point_tables(renju_black: bool) -> PointTables {
         }
         let c = if renju_black { classify_renju(&pats) } else { classify(&pats) };
         e.class = c;
+        let m = combo(&pats, c) as usize;
         let lines: i32 = pats.iter().map(|&p| params::PATTERN_VALUE[p as usize]).sum();
-        e.value = lines + params::CLASS_BONUS[c as usize];
+        e.value = lines + params::CLASS_BONUS[c as usize] + params::COMBO_BONUS[m];
         let lines: i32 = pats.iter().map(|&p| params::OPPONENT_PATTERN_VALUE[p as usize]).sum();
-        e.threat = lines + params::OPPONENT_CLASS_BONUS[c as usize];
+        e.threat = lines + params::OPPONENT_CLASS_BONUS[c as usize] + params::OPPONENT_COMBO_BONUS[m];
     }
     PointTables { entries }
+}
+
+/// Shapes a point holds below the class that decides the search: what it prepares. Named
+/// by the patterns across two directions; each point gets the strongest that fits its class.
+pub type Combo = u8;
+pub const M_NONE: Combo = 0;
+/// Two open twos: the next stone there can make a double three.
+pub const M_TWO_TWO: Combo = 1;
+/// A closed three and an open two: a four-three in two moves.
+pub const M_THREE_TWO: Combo = 2;
+/// Two closed threes: a double four in two moves.
+pub const M_THREE_THREE: Combo = 3;
+/// An open three with an open two beside it.
+pub const M_OPEN_THREE_TWO: Combo = 4;
+/// An open three with a closed three: the next move there threatens a four-three.
+pub const M_OPEN_THREE_THREE: Combo = 5;
+/// A four with an open two.
+pub const M_FOUR_TWO: Combo = 6;
+/// A four with a closed three.
+pub const M_FOUR_THREE_CLOSED: Combo = 7;
+pub const COMBO_COUNT: usize = 8;
+
+/// The combination a point's four line patterns form (see `Combo`), given their class.
+pub fn combo(pats: &[Pat; 4], class: Class) -> Combo {
+    let c = |p| count(pats, p);
+    let (twos, threes) = (c(F2), c(B3));
+    match class {
+        C_FOUR if threes >= 1 => M_FOUR_THREE_CLOSED,
+        C_FOUR if twos >= 1 => M_FOUR_TWO,
+        C_THREE if threes >= 1 => M_OPEN_THREE_THREE,
+        C_THREE if twos >= 1 => M_OPEN_THREE_TWO,
+        C_NONE if threes >= 2 => M_THREE_THREE,
+        C_NONE if threes >= 1 && twos >= 1 => M_THREE_TWO,
+        C_NONE if twos >= 2 => M_TWO_TWO,
+        _ => M_NONE,
+    }
 }
 
 fn count(pats: &[Pat; 4], p: Pat) -> usize {
@@ -196,6 +233,31 @@ mod tests {
         assert_eq!(t.get(key([F3, F3, NONE, NONE])).class, C_DOUBLE_THREE);
         assert_eq!(t.get(key([F3, B3, NONE, NONE])).class, C_THREE);
         assert_eq!(t.get(key([F2, F2, B3, B1])).class, C_NONE);
+    }
+
+    #[test]
+    fn combinations_below_the_class() {
+        let m = |p: [Pat; 4]| {
+            let c = classify(&p);
+            combo(&p, c)
+        };
+        assert_eq!(m([F2, F2, NONE, NONE]), M_TWO_TWO);
+        assert_eq!(m([B3, F2, B1, NONE]), M_THREE_TWO);
+        assert_eq!(m([B3, B3, F2, NONE]), M_THREE_THREE);
+        assert_eq!(m([F3, F2, NONE, NONE]), M_OPEN_THREE_TWO);
+        assert_eq!(m([F3, B3, F2, NONE]), M_OPEN_THREE_THREE);
+        assert_eq!(m([B4, F2, NONE, NONE]), M_FOUR_TWO);
+        assert_eq!(m([B4, B3, F2, NONE]), M_FOUR_THREE_CLOSED);
+        // The class already says it all: four-three, double three, lone shapes.
+        assert_eq!(m([B4, F3, F2, NONE]), M_NONE);
+        assert_eq!(m([F3, F3, B3, NONE]), M_NONE);
+        assert_eq!(m([F2, B2, B1, NONE]), M_NONE);
+        let t = point_tables(false);
+        let two_twos = t.get(key([F2, F2, NONE, NONE])).value;
+        assert_eq!(
+            two_twos,
+            2 * params::PATTERN_VALUE[F2 as usize] + params::COMBO_BONUS[M_TWO_TWO as usize]
+        );
     }
 
     #[test]

@@ -9,14 +9,16 @@
 //! weights fit best, which keeps the search's margins meaningful.
 
 use super::pattern::PAT_COUNT;
-use super::{params, CLASS_COUNT, C_FIVE, C_FOUR_THREE, C_OPEN_FOUR};
+use super::{combo, params, CLASS_COUNT, COMBO_COUNT, C_FIVE, C_FOUR_THREE, C_OPEN_FOUR};
 use crate::board::{Board, Color};
 use crate::rules::Rule;
 use crate::search::threat::{Solver, ThreatCache};
 use anyhow::{bail, Context, Result};
 
-/// Weights per side: line patterns, then classes.
-const SIDE: usize = PAT_COUNT + CLASS_COUNT;
+/// Weights per side: line patterns, then classes, then combinations.
+const SIDE: usize = PAT_COUNT + CLASS_COUNT + COMBO_COUNT;
+/// Where a side's combination weights start.
+const COMBOS: usize = PAT_COUNT + CLASS_COUNT;
 /// Own weights, opponent weights, tempo.
 const PARAMS: usize = 2 * SIDE + 1;
 /// Plies at the start of a game that say little about the result.
@@ -48,7 +50,7 @@ pub fn run(args: &[String]) -> Result<()> {
     }
     let mut w = current_weights();
     for (i, x) in w.iter_mut().enumerate().take(2 * SIDE) {
-        if i % SIDE <= 3 || i % SIDE == PAT_COUNT {
+        if fixed(i) {
             *x = 0.0;
         }
     }
@@ -126,10 +128,13 @@ fn features(b: &Board) -> [f32; PARAMS] {
     b.for_each_empty(|p| {
         for (side, color) in [(0, us), (1, us.opp())] {
             let base = side * SIDE;
-            for pat in b.patterns(p, color) {
+            let pats = b.patterns(p, color);
+            for pat in pats {
                 f[base + pat as usize] += 1.0;
             }
-            f[base + PAT_COUNT + b.class(p, color) as usize] += 1.0;
+            let class = b.class(p, color);
+            f[base + PAT_COUNT + class as usize] += 1.0;
+            f[base + COMBOS + combo(&pats, class) as usize] += 1.0;
         }
     });
     f[2 * SIDE] = 1.0;
@@ -139,15 +144,18 @@ fn features(b: &Board) -> [f32; PARAMS] {
 fn current_weights() -> [f64; PARAMS] {
     let mut w = [0f64; PARAMS];
     let sides = [
-        (1.0, &params::PATTERN_VALUE, &params::CLASS_BONUS),
-        (-1.0, &params::OPPONENT_PATTERN_VALUE, &params::OPPONENT_CLASS_BONUS),
+        (1.0, &params::PATTERN_VALUE, &params::CLASS_BONUS, &params::COMBO_BONUS),
+        (-1.0, &params::OPPONENT_PATTERN_VALUE, &params::OPPONENT_CLASS_BONUS, &params::OPPONENT_COMBO_BONUS),
     ];
-    for (side, (sign, pats, classes)) in sides.into_iter().enumerate() {
+    for (side, (sign, pats, classes, combos)) in sides.into_iter().enumerate() {
         for p in 0..PAT_COUNT {
             w[side * SIDE + p] = sign * pats[p] as f64;
         }
         for c in 0..CLASS_COUNT {
             w[side * SIDE + PAT_COUNT + c] = sign * classes[c] as f64;
+        }
+        for m in 0..COMBO_COUNT {
+            w[side * SIDE + COMBOS + m] = sign * combos[m] as f64;
         }
     }
     w[2 * SIDE] = params::TEMPO as f64;
@@ -185,14 +193,17 @@ fn best_scale(samples: &[Sample], w: &[f64; PARAMS]) -> f64 {
     best.1
 }
 
+/// Ones and lone twos are on hundreds of points: rounding their fitted weights to integers
+/// would shift the evaluation by more than the fit gains, so they stay at 0 (with the class
+/// and the combination "none") and the other weights absorb them.
+fn fixed(i: usize) -> bool {
+    i < 2 * SIDE && (i % SIDE <= 3 || i % SIDE == PAT_COUNT || i % SIDE == COMBOS)
+}
+
 /// Adam on the log loss; NONE patterns keep weight 0 (they are the baseline).
 fn fit(samples: &[Sample], w: &mut [f64; PARAMS], scale: f64, iterations: usize) {
     let (mut m, mut v) = ([0f64; PARAMS], [0f64; PARAMS]);
     let (beta1, beta2, rate) = (0.9, 0.999, 0.25);
-    // Ones and lone twos are on hundreds of points: rounding their fitted weights to integers
-    // would shift the evaluation by more than the fit gains, so they stay at 0 (with the
-    // class "none") and the other weights absorb them.
-    let fixed = |i: usize| i < 2 * SIDE && (i % SIDE <= 3 || i % SIDE == PAT_COUNT);
     for t in 1..=iterations {
         let mut grad = [0f64; PARAMS];
         for s in samples {
@@ -219,17 +230,20 @@ fn fit(samples: &[Sample], w: &mut [f64; PARAMS], scale: f64, iterations: usize)
 }
 
 fn print_weights(w: &[f64; PARAMS]) {
-    let side = |s: usize, sign: f64| -> (Vec<i64>, Vec<i64>) {
-        let pats = (0..PAT_COUNT).map(|p| (sign * w[s * SIDE + p]).round() as i64).collect();
-        let classes = (0..CLASS_COUNT).map(|c| (sign * w[s * SIDE + PAT_COUNT + c]).round() as i64).collect();
-        (pats, classes)
+    let side = |s: usize, sign: f64| -> (Vec<i64>, Vec<i64>, Vec<i64>) {
+        let weights = |from: usize, n: usize| -> Vec<i64> {
+            (0..n).map(|k| (sign * w[s * SIDE + from + k]).round() as i64).collect()
+        };
+        (weights(0, PAT_COUNT), weights(PAT_COUNT, CLASS_COUNT), weights(COMBOS, COMBO_COUNT))
     };
-    let (own_p, own_c) = side(0, 1.0);
-    let (opp_p, opp_c) = side(1, -1.0);
+    let (own_p, own_c, own_m) = side(0, 1.0);
+    let (opp_p, opp_c, opp_m) = side(1, -1.0);
     println!("pub const PATTERN_VALUE: [i32; PAT_COUNT] = {own_p:?};");
     println!("pub const CLASS_BONUS: [i32; CLASS_COUNT] = {own_c:?};");
+    println!("pub const COMBO_BONUS: [i32; COMBO_COUNT] = {own_m:?};");
     println!("pub const OPPONENT_PATTERN_VALUE: [i32; PAT_COUNT] = {opp_p:?};");
     println!("pub const OPPONENT_CLASS_BONUS: [i32; CLASS_COUNT] = {opp_c:?};");
+    println!("pub const OPPONENT_COMBO_BONUS: [i32; COMBO_COUNT] = {opp_m:?};");
     println!("pub const TEMPO: i32 = {};", w[2 * SIDE].round() as i64);
 }
 
