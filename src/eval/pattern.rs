@@ -83,21 +83,16 @@ fn rule_index(rule: LineRule) -> usize {
     }
 }
 
-/// The pattern table for one colour under one line rule.
-pub fn table(rule: LineRule, color: Color) -> &'static [u8] {
-    static TABLES: [OnceLock<Box<[u8]>>; 2 * LINE_RULES] = [const { OnceLock::new() }; 2 * LINE_RULES];
-    TABLES[rule_index(rule) * 2 + color as usize].get_or_init(|| build(rule, color))
-}
-
 /// Both colours' tables in one: the byte for a code holds black's pattern in its low nibble
 /// and white's in its high one. Every stone updates forty codes, and one lookup each instead
-/// of two halves the table memory the updates walk through.
+/// of two halves the table memory the updates walk through. The one-colour tables it is made
+/// from are dropped once it is built.
 pub fn pair_table(black: LineRule, white: LineRule) -> &'static [u8; CODES] {
     const PAIRS: usize = LINE_RULES * LINE_RULES;
     static TABLES: [OnceLock<Box<[u8; CODES]>>; PAIRS] = [const { OnceLock::new() }; PAIRS];
     TABLES[rule_index(black) * LINE_RULES + rule_index(white)].get_or_init(|| {
-        let (b, w) = (table(black, Color::Black), table(white, Color::White));
-        let pair: Box<[u8]> = b.iter().zip(w).map(|(&b, &w)| b | w << 4).collect();
+        let (b, w) = (build(black, Color::Black), build(white, Color::White));
+        let pair: Box<[u8]> = b.iter().zip(w.iter()).map(|(&b, &w)| b | w << 4).collect();
         pair.try_into().expect("one byte per code")
     })
 }
@@ -223,7 +218,7 @@ mod tests {
     fn pair_table_holds_both_colours() {
         let (black, white) = (LineRule::RenjuBlack, LineRule::Five(FiveRule::Long));
         let pair = pair_table(black, white);
-        let (b, w) = (table(black, Color::Black), table(white, Color::White));
+        let (b, w) = (build(black, Color::Black), build(white, Color::White));
         assert_eq!(pair.len(), CODES);
         for code in (0..CODES).step_by(97) {
             assert_eq!((pair[code] & 0xF, pair[code] >> 4), (b[code], w[code]), "code {code:#x}");
@@ -254,12 +249,14 @@ mod tests {
         code
     }
 
+    /// Black's pattern (the low nibble of the paired table, as the board reads it).
     fn pat(rule: FiveRule, text: &str) -> Pat {
-        table(LineRule::Five(rule), Color::Black)[code_of(text) as usize]
+        let five = LineRule::Five(rule);
+        pair_table(five, five)[code_of(text) as usize] & 0xF
     }
 
     fn renju(text: &str) -> Pat {
-        table(LineRule::RenjuBlack, Color::Black)[code_of(text) as usize]
+        pair_table(LineRule::RenjuBlack, LineRule::Five(FiveRule::Long))[code_of(text) as usize] & 0xF
     }
 
     #[test]
@@ -317,8 +314,10 @@ mod tests {
 
     #[test]
     fn white_table_mirrors_black() {
-        let b = table(LineRule::Five(FiveRule::Long), Color::Black);
-        let w = table(LineRule::Five(FiveRule::Long), Color::White);
+        let long = LineRule::Five(FiveRule::Long);
+        let pair = pair_table(long, long);
+        let b = |code: u32| pair[code as usize] & 0xF;
+        let w = |code: u32| pair[code as usize] >> 4;
         let swap = |code: u32| {
             let mut out = 0;
             for s in 0..SLOTS {
@@ -333,7 +332,7 @@ mod tests {
             out
         };
         for code in (0..CODES as u32).step_by(97) {
-            assert_eq!(b[code as usize], w[swap(code) as usize], "code {code:#x}");
+            assert_eq!(b(code), w(swap(code)), "code {code:#x}");
         }
     }
 }
