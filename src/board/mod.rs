@@ -191,18 +191,9 @@ impl Board {
                     }
                     self.codes[i][d] = code;
                 }
-                for c in 0..2 {
-                    let mut key: PatKey = 0;
-                    for d in 0..4 {
-                        key |= self.line_pattern(self.codes[i][d], c) << (4 * d);
-                    }
-                    self.keys[i][c] = key;
-                    if self.cells[i] == EMPTY {
-                        let e = self.points[c].get(key);
-                        self.totals[c][0] += e.value;
-                        self.totals[c][1] += e.threat;
-                        self.class_counts[c][e.class as usize] += 1;
-                    }
+                self.refresh_keys(i);
+                if self.cells[i] == EMPTY {
+                    self.enter_totals(i);
                 }
             }
         }
@@ -388,10 +379,7 @@ impl Board {
             }
         }
         if !placing {
-            for c in 0..2 {
-                self.keys[i][c] =
-                    (0..4).fold(0, |key, d| key | self.line_pattern(self.codes[i][d], c) << (4 * d));
-            }
+            self.refresh_keys(i);
             self.enter_totals(i);
         }
     }
@@ -425,6 +413,14 @@ impl Board {
     #[inline]
     fn line_pattern(&self, code: u32, c: usize) -> PatKey {
         (self.lines[code as usize & (pattern::CODES - 1)] as PatKey >> (4 * c)) & 0xF
+    }
+
+    /// Both colours' pattern keys of point `i`, from its codes.
+    fn refresh_keys(&mut self, i: usize) {
+        for c in 0..2 {
+            self.keys[i][c] =
+                (0..4).fold(0, |key, d| key | self.line_pattern(self.codes[i][d], c) << (4 * d));
+        }
     }
 
     fn leave_totals(&mut self, i: usize) {
