@@ -7,6 +7,11 @@
 //! model `P(win) = 1 / (1 + exp(-eval / SCALE))` is fitted by gradient descent (Adam) on the
 //! log loss, starting from the current weights; the scale is fixed first so that the current
 //! weights fit best, which keeps the search's margins meaningful.
+//!
+//! A record may instead carry `"target": p`: the probability that the side to move in the
+//! position after its moves wins, as a stronger engine judged it. Such a record gives that one
+//! position with `p` as its soft label; a teacher's judgement of a position is far less noisy
+//! than the result of the game it came from.
 
 use super::pattern::PAT_COUNT;
 use super::{combo, params, CLASS_COUNT, COMBO_COUNT, C_FIVE, C_FOUR_THREE, C_OPEN_FOUR};
@@ -26,7 +31,17 @@ const SKIP_PLIES: usize = 6;
 
 struct Sample {
     features: [f32; PARAMS],
+    /// The side to move's result: 1 won, 0 lost, or a teacher's probability between.
     won: f32,
+}
+
+/// What a record says about its positions.
+#[derive(Copy, Clone, Debug, PartialEq)]
+enum Label {
+    /// A finished game: every position is labelled with its winner.
+    Winner(Color),
+    /// One position (after the moves), with the side to move's winning probability.
+    Target(f32),
 }
 
 /// Runs the fit and prints the weights as Rust constants.
@@ -41,9 +56,12 @@ pub fn run(args: &[String]) -> Result<()> {
     let mut cache = ThreatCache::new(16);
     let mut games = 0;
     for line in text.lines().filter(|l| !l.trim().is_empty()) {
-        let Some((size, moves, winner)) = parse_game(line) else { continue };
+        let Some((size, moves, label)) = parse_game(line) else { continue };
         games += 1;
-        collect(size, &moves, winner, &mut cache, &mut samples);
+        match label {
+            Label::Winner(winner) => collect(size, &moves, winner, &mut cache, &mut samples),
+            Label::Target(p) => collect_position(size, &moves, p, &mut cache, &mut samples),
+        }
     }
     if samples.is_empty() {
         bail!("no positions in {path}");
@@ -69,16 +87,29 @@ pub fn run(args: &[String]) -> Result<()> {
     Ok(())
 }
 
-/// A finished game: board size, moves in order, winner.
-type Game = (usize, Vec<(i64, i64)>, Color);
+/// A record: board size, moves in order, label.
+type Game = (usize, Vec<(i64, i64)>, Label);
 
-/// One JSONL record as a game (`None` for games without a five).
+/// One JSONL record (`None` for games without a five and for targets outside 0..=1).
 fn parse_game(line: &str) -> Option<Game> {
     let size = number_after(line, "\"size\":")? as usize;
-    let winner = match line.split("\"winner\":").nth(1)?.trim_start() {
-        w if w.starts_with("\"black\"") => Color::Black,
-        w if w.starts_with("\"white\"") => Color::White,
-        _ => return None,
+    let label = if let Some(rest) = line.split("\"target\":").nth(1) {
+        let text: String = rest
+            .trim_start()
+            .chars()
+            .take_while(|c| c.is_ascii_digit() || matches!(c, '.' | 'e' | '-'))
+            .collect();
+        let p: f32 = text.parse().ok()?;
+        if !(0.0..=1.0).contains(&p) {
+            return None;
+        }
+        Label::Target(p)
+    } else {
+        match line.split("\"winner\":").nth(1)?.trim_start() {
+            w if w.starts_with("\"black\"") => Label::Winner(Color::Black),
+            w if w.starts_with("\"white\"") => Label::Winner(Color::White),
+            _ => return None,
+        }
     };
     let list = line.split("\"moves\":").nth(1)?;
     let end = list.find("]]")?;
@@ -88,7 +119,7 @@ fn parse_game(line: &str) -> Option<Game> {
         .filter_map(|s| s.parse().ok())
         .collect();
     let moves = nums.chunks_exact(2).map(|c| (c[0], c[1])).collect();
-    Some((size, moves, winner))
+    Some((size, moves, label))
 }
 
 fn number_after(line: &str, key: &str) -> Option<i64> {
@@ -106,6 +137,24 @@ fn collect(size: usize, moves: &[(i64, i64)], winner: Color, cache: &mut ThreatC
             out.push(Sample { features: features(&b), won: (us == winner) as u8 as f32 });
         }
         b.make(p);
+    }
+}
+
+/// The position after `moves`, labelled `p` for its side to move (if it is quiet).
+fn collect_position(
+    size: usize,
+    moves: &[(i64, i64)],
+    p: f32,
+    cache: &mut ThreatCache,
+    out: &mut Vec<Sample>,
+) {
+    let mut b = Board::new(size, size, Rule::Freestyle);
+    for &(x, y) in moves {
+        let Some(pos) = b.pos(x, y).filter(|&pos| b.is_empty(pos)) else { return };
+        b.make(pos);
+    }
+    if quiet(&mut b, cache) {
+        out.push(Sample { features: features(&b), won: p });
     }
 }
 
@@ -254,12 +303,25 @@ mod tests {
     #[test]
     fn reads_a_game_record() {
         let line = r#"{"file": "x.psq", "rule": "freestyle", "size": 20, "moves": [[8, 1], [6, 1], [4, 10]], "result": {"event": "five", "ply": 3, "winner": "black"}}"#;
-        let (size, moves, winner) = parse_game(line).expect("a decided game");
+        let (size, moves, label) = parse_game(line).expect("a decided game");
         assert_eq!(size, 20);
         assert_eq!(moves, vec![(8, 1), (6, 1), (4, 10)]);
-        assert_eq!(winner, Color::Black);
+        assert_eq!(label, Label::Winner(Color::Black));
         let undecided = line.replace(r#""winner": "black""#, r#""winner": null"#);
         assert!(parse_game(&undecided).is_none());
+    }
+
+    #[test]
+    fn reads_a_teacher_record() {
+        let line = r#"{"size": 15, "moves": [[7, 7], [8, 8]], "target": 0.625}"#;
+        let (size, moves, label) = parse_game(line).expect("a labelled position");
+        assert_eq!((size, moves.len()), (15, 2));
+        assert_eq!(label, Label::Target(0.625));
+        assert!(parse_game(&line.replace("0.625", "1.5")).is_none());
+        let mut samples = Vec::new();
+        collect_position(size, &moves, 0.625, &mut ThreatCache::new(10), &mut samples);
+        assert_eq!(samples.len(), 1);
+        assert_eq!(samples[0].won, 0.625);
     }
 
     #[test]

@@ -1,0 +1,181 @@
+#!/usr/bin/env python3
+"""Positions labelled by a stronger brain, for `pbrain-gorin tune` (its `"target"` records).
+
+Positions are drawn at random (`--seed`) from finished games (JSON lines with `size`, `moves` and
+`winner` or `result.winner`, as the Gomocup 2016 set and match.py's `--jsonl` files hold them),
+skipping the first `--skip-plies` plies. Each is sent to the teacher as `BOARD` with
+`INFO max_node` (and a loose `INFO timeout_turn`, so a brain without a node limit still answers),
+and the teacher's last `MESSAGE` evaluation is read: Rapfi's `Eval E` or Gorin's `ev E`, where
+`+M n` / `-M n` is a win / loss for the side to move. The evaluation becomes a probability by a
+logistic scale fitted to the results of the games the positions came from (`--scale` to fix it);
+wins and losses found become 1 and 0.
+
+    python3 scripts/teacher.py --teacher /path/to/pbrain-rapfi --games ../shared/data/gomocup2016_games.jsonl \\
+        --games my_match.jsonl --positions 30000 --nodes 20000 --procs 2 --out teacher.jsonl
+    target/release/pbrain-gorin tune teacher.jsonl 2000 650
+
+Each output line: `{"size": S, "moves": [[x, y], ...], "eval": "E", "target": p}`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import random
+import re
+import shlex
+import sys
+import threading
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from brainproc import Brain, looks_like_move  # noqa: E402
+
+EVAL_RE = re.compile(r"(?:Eval| ev) ([+-]?M?\d+)")
+
+
+def read_games(paths: list[str]) -> list[tuple[int, list[list[int]], str | None]]:
+    """(size, moves, winner colour or None) per game; records without moves are skipped."""
+    games = []
+    for path in paths:
+        with open(path) as f:
+            for line in f:
+                if not line.strip():
+                    continue
+                r = json.loads(line)
+                moves = [list(m) for m in r.get("opening", [])] + [list(m) for m in r.get("moves", [])]
+                if not moves:
+                    continue
+                winner = r.get("winner_colour", r.get("winner"))
+                if winner is None and isinstance(r.get("result"), dict):
+                    winner = r["result"].get("winner")
+                games.append((int(r.get("size", 15)), moves, winner if winner in ("black", "white") else None))
+    return games
+
+
+def to_move_won(moves: list[list[int]], winner: str | None) -> float | None:
+    if winner is None:
+        return None
+    to_move = "black" if len(moves) % 2 == 0 else "white"
+    return 1.0 if winner == to_move else 0.0
+
+
+def board_lines(size: int, moves: list[list[int]], nodes: int, turn_ms: int) -> list[str]:
+    lines = [f"START {size}", f"INFO max_node {nodes}", f"INFO timeout_turn {turn_ms}", "BOARD"]
+    own = len(moves) % 2  # the side to move's stones are field 1
+    for i, (x, y) in enumerate(moves):
+        lines.append(f"{x},{y},{1 if i % 2 == own else 2}")
+    lines.append("DONE")
+    return lines
+
+
+def ask(brain: Brain, lines: list[str], timeout_s: float) -> tuple[bool, str | None]:
+    """Whether the teacher answered in time, and its last evaluation before the move (a brain
+    may move without one, e.g. when it plays a forced move at once)."""
+    brain.send(*lines)
+    ev = None
+    while True:
+        got = brain.read(timeout_s)
+        if got is None or got[1] is None:
+            return False, None
+        line = got[1].strip()
+        m = EVAL_RE.search(line)
+        if line.startswith("MESSAGE") and m:
+            ev = m.group(1)
+        elif looks_like_move(line):
+            return True, ev
+
+
+def probability(ev: str, scale: float) -> float:
+    if "M" in ev:
+        return 0.0 if ev.startswith("-") else 1.0
+    return 1.0 / (1.0 + math.exp(-float(ev) / scale))
+
+
+def fit_scale(pairs: list[tuple[float, float]]) -> float:
+    """The logistic scale under which the teacher's evaluations best predict the results."""
+
+    def loss(s: float) -> float:
+        total = 0.0
+        for e, y in pairs:
+            p = min(max(1.0 / (1.0 + math.exp(-e / s)), 1e-9), 1 - 1e-9)
+            total -= y * math.log(p) + (1 - y) * math.log(1 - p)
+        return total / len(pairs)
+
+    return min(range(25, 3001, 25), key=loss)
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--teacher", required=True, help="brain command (shell words)")
+    ap.add_argument("--games", action="append", required=True, help="JSONL games (repeatable)")
+    ap.add_argument("--positions", type=int, default=1000)
+    ap.add_argument("--nodes", type=int, default=20000, help="INFO max_node per position")
+    ap.add_argument("--turn-ms", type=int, default=10000, help="INFO timeout_turn (a bound, not the budget)")
+    ap.add_argument("--skip-plies", type=int, default=6)
+    ap.add_argument("--procs", type=int, default=1)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--scale", type=float, help="fix the eval-to-probability scale")
+    ap.add_argument("--out", required=True)
+    args = ap.parse_args()
+
+    games = read_games(args.games)
+    spots = [(g, ply) for g, (_, moves, _) in enumerate(games) for ply in range(args.skip_plies, len(moves))]
+    random.Random(args.seed).shuffle(spots)
+    spots = spots[: args.positions]
+    results: list[tuple[int, int, str] | None] = [None] * len(spots)
+    failures = []
+    silent = []
+    timeout_s = args.turn_ms / 1000 + 5
+
+    def work(k: int) -> None:
+        brain = Brain(shlex.split(args.teacher), f"teacher{k}")
+        try:
+            for i in range(k, len(spots), args.procs):
+                g, ply = spots[i]
+                size, moves, _ = games[g]
+                answered, ev = ask(brain, board_lines(size, moves[:ply], args.nodes, args.turn_ms), timeout_s)
+                if not answered:
+                    failures.append(i)
+                    brain.kill()
+                    brain = Brain(shlex.split(args.teacher), f"teacher{k}")
+                    continue
+                if ev is None:
+                    silent.append(i)
+                    continue
+                results[i] = (g, ply, ev)
+        finally:
+            brain.close()
+
+    threads = [threading.Thread(target=work, args=(k,)) for k in range(max(1, args.procs))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+
+    labelled = [r for r in results if r is not None]
+    pairs = []
+    for g, ply, ev in labelled:
+        won = to_move_won(games[g][1][:ply], games[g][2])
+        if won is not None and "M" not in ev:
+            pairs.append((float(ev), won))
+    scale = args.scale or (fit_scale(pairs) if pairs else 200.0)
+    with open(args.out, "w") as out:
+        for g, ply, ev in labelled:
+            size, moves, _ = games[g]
+            rec = {"size": size, "moves": moves[:ply], "eval": ev, "target": round(probability(ev, scale), 4)}
+            out.write(json.dumps(rec) + "\n")
+    decided = sum(1 for _, _, ev in labelled if "M" in ev)
+    print(
+        f"positions {len(labelled)} labelled ({decided} decided), {len(silent)} answered without an"
+        f" evaluation (left out), {len(failures)} not answered"
+    )
+    print(f"scale {scale:.0f} ({'given' if args.scale else f'fitted on {len(pairs)} positions with a known result'})")
+    ok = labelled and not failures
+    print("RESULT: OK" if ok else f"RESULT: FAIL ({len(failures)} positions not answered, {len(labelled)} labelled)")
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

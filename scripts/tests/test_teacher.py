@@ -1,0 +1,76 @@
+"""Tests of teacher.py (run from the repository root with the others):
+
+    python3 -m unittest discover -s scripts/tests -t scripts
+
+Gorin itself is the teacher here (it prints `ev E` like any brain's evaluation message).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import unittest
+from pathlib import Path
+
+sys.dont_write_bytecode = True
+HERE = Path(__file__).resolve().parent
+SCRIPTS = HERE.parent
+REPO = SCRIPTS.parent
+sys.path.insert(0, str(SCRIPTS))
+
+import teacher  # noqa: E402
+
+GORIN = Path(os.environ.get("GORIN_BIN", REPO / "target" / "release" / "pbrain-gorin"))
+
+
+class Probability(unittest.TestCase):
+    def test_mates_and_scale(self) -> None:
+        self.assertEqual(teacher.probability("+M5", 300), 1.0)
+        self.assertEqual(teacher.probability("-M12", 300), 0.0)
+        self.assertAlmostEqual(teacher.probability("0", 300), 0.5)
+        self.assertGreater(teacher.probability("300", 300), 0.73)
+        self.assertLess(teacher.probability("-300", 300), 0.27)
+
+    def test_fitted_scale_follows_the_results(self) -> None:
+        # Results drawn at P = sigmoid(e / 400): the fit lands near 400, far from the ends.
+        import random
+
+        rng = random.Random(3)
+        pairs = []
+        for _ in range(4000):
+            e = rng.uniform(-1500, 1500)
+            pairs.append((e, 1.0 if rng.random() < 1 / (1 + 2.718281828 ** (-e / 400)) else 0.0))
+        self.assertTrue(300 <= teacher.fit_scale(pairs) <= 500)
+
+
+@unittest.skipUnless(GORIN.exists(), "needs the release build (cargo build --release)")
+class Labels(unittest.TestCase):
+    def test_positions_get_targets_from_the_teacher(self) -> None:
+        with tempfile.TemporaryDirectory() as tmp:
+            games = Path(tmp, "games.jsonl")
+            # Scattered stones: nothing forced, so the teacher searches and reports an evaluation.
+            moves = [[7, 7], [8, 8], [10, 5], [4, 10], [3, 3], [11, 11], [12, 2], [2, 12], [7, 12], [12, 7]]
+            games.write_text(json.dumps({"size": 15, "moves": moves, "winner": "black"}) + "\n")
+            out = Path(tmp, "labels.jsonl")
+            run = subprocess.run(
+                [sys.executable, str(SCRIPTS / "teacher.py"), "--teacher", str(GORIN), "--games", str(games),
+                 "--positions", "3", "--nodes", "2000", "--turn-ms", "2000", "--scale", "650", "--out", str(out)],
+                capture_output=True, text=True, timeout=120,
+            )
+            self.assertEqual(run.returncode, 0, run.stdout + run.stderr)
+            records = [json.loads(line) for line in out.read_text().splitlines()]
+            self.assertEqual(len(records), 3)
+            for r in records:
+                self.assertEqual(r["size"], 15)
+                self.assertTrue(6 <= len(r["moves"]) < len(moves))
+                self.assertEqual(r["moves"], moves[: len(r["moves"])])
+                self.assertTrue(0.0 <= r["target"] <= 1.0)
+                self.assertAlmostEqual(r["target"], teacher.probability(r["eval"], 650), places=3)
+                self.assertNotIn("M", r["eval"], "nothing is decided in these positions")
+
+
+if __name__ == "__main__":
+    unittest.main()
