@@ -31,6 +31,7 @@ import threading
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from brainproc import Brain, looks_like_move  # noqa: E402
+from depth import board_command  # noqa: E402
 
 EVAL_RE = re.compile(r"(?:Eval| ev) ([+-]?M?\d+)")
 
@@ -62,12 +63,7 @@ def to_move_won(moves: list[list[int]], winner: str | None) -> float | None:
 
 
 def board_lines(size: int, moves: list[list[int]], nodes: int, turn_ms: int) -> list[str]:
-    lines = [f"START {size}", f"INFO max_node {nodes}", f"INFO timeout_turn {turn_ms}", "BOARD"]
-    own = len(moves) % 2  # the side to move's stones are field 1
-    for i, (x, y) in enumerate(moves):
-        lines.append(f"{x},{y},{1 if i % 2 == own else 2}")
-    lines.append("DONE")
-    return lines
+    return [f"INFO max_node {nodes}", f"INFO timeout_turn {turn_ms}", *board_command(size, moves)]
 
 
 def ask(brain: Brain, lines: list[str], timeout_s: float) -> tuple[bool, str | None]:
