@@ -96,8 +96,38 @@ fn build_point_tables(renju_black: bool) -> PointTables {
         e.value = lines + params::CLASS_BONUS[c as usize] + params::COMBO_BONUS[m];
         let lines: i32 = pats.iter().map(|&p| params::OPPONENT_PATTERN_VALUE[p as usize]).sum();
         e.threat = lines + params::OPPONENT_CLASS_BONUS[c as usize] + params::OPPONENT_COMBO_BONUS[m];
+        let s = shape(&pats);
+        e.value += params::SHAPE_VALUE[s] as i32;
+        e.threat += params::OPPONENT_SHAPE_VALUE[s] as i32;
     }
     PointTables { entries }
+}
+
+/// Number of shapes: multisets of four line patterns.
+pub const SHAPE_COUNT: usize = binomial(PAT_COUNT + 3, 4);
+
+/// A point's shape: its four line patterns whatever their directions, as a rank among all
+/// multisets of four (combinatorial number system: sorted `a >= b >= c >= d` is the set
+/// `{a+3, b+2, c+1, d}`). The linear value above cannot tell, say, an open three beside two
+/// open twos from one beside a closed three and a one; a correction per shape can.
+pub fn shape(pats: &[Pat; 4]) -> usize {
+    let mut s = pats.map(|p| p as usize);
+    s.sort_unstable_by(|a, b| b.cmp(a));
+    binomial(s[0] + 3, 4) + binomial(s[1] + 2, 3) + binomial(s[2] + 1, 2) + s[3]
+}
+
+/// `n` choose `k` (0 when `n < k`).
+const fn binomial(n: usize, k: usize) -> usize {
+    if n < k {
+        return 0;
+    }
+    let mut r = 1;
+    let mut i = 0;
+    while i < k {
+        r = r * (n - i) / (i + 1);
+        i += 1;
+    }
+    r
 }
 
 /// Shapes a point holds below the class that decides the search: what it prepares. Named
@@ -253,11 +283,35 @@ mod tests {
         assert_eq!(m([F3, F3, B3, NONE]), M_NONE);
         assert_eq!(m([F2, B2, B1, NONE]), M_NONE);
         let t = point_tables(false);
-        let two_twos = t.get(key([F2, F2, NONE, NONE])).value;
+        let pats = [F2, F2, NONE, NONE];
         assert_eq!(
-            two_twos,
-            2 * params::PATTERN_VALUE[F2 as usize] + params::COMBO_BONUS[M_TWO_TWO as usize]
+            t.get(key(pats)).value,
+            2 * params::PATTERN_VALUE[F2 as usize]
+                + params::COMBO_BONUS[M_TWO_TWO as usize]
+                + params::SHAPE_VALUE[shape(&pats)] as i32
         );
+    }
+
+    #[test]
+    fn shapes_rank_every_multiset_once() {
+        let mut seen = vec![false; SHAPE_COUNT];
+        for key in 0..=PatKey::MAX {
+            let pats = unpack(key);
+            if pats.iter().any(|&p| p as usize >= PAT_COUNT) {
+                continue;
+            }
+            let s = shape(&pats);
+            let mut sorted = pats;
+            sorted.sort_unstable();
+            // Every order of the same four patterns is the same shape...
+            assert_eq!(s, shape(&sorted));
+            seen[s] = true;
+        }
+        // ...and the ranks cover 0..SHAPE_COUNT without a gap.
+        assert!(seen.iter().all(|&x| x));
+        assert_eq!(SHAPE_COUNT, 1365);
+        assert_eq!(shape(&[NONE; 4]), 0);
+        assert_ne!(shape(&[F3, F2, F2, NONE]), shape(&[F3, B3, B1, NONE]));
     }
 
     #[test]
