@@ -18,8 +18,7 @@
 //! position with `p` as its soft label; a teacher's judgement of a position is far less noisy
 //! than the result of the game it came from.
 
-use super::pattern::PAT_COUNT;
-use super::pattern::{Pat, B2};
+use super::pattern::{Pat, B2, PAT_COUNT};
 use super::{
     combo, params, shape, CLASS_COUNT, COMBO_COUNT, C_FIVE, C_FOUR_THREE, C_OPEN_FOUR, FORBIDDEN, SHAPE_COUNT,
 };
@@ -195,13 +194,12 @@ fn quiet(b: &mut Board, cache: &mut ThreatCache) -> bool {
 }
 
 fn sample(b: &Board, won: f32) -> Sample {
-    let mut features = [0f32; PARAMS];
+    let mut f = [0f32; PARAMS];
     let mut counts = vec![0f32; 2 * SHAPE_COUNT];
     let us = b.side_to_move();
     b.for_each_empty(|p| {
         for (side, color) in [(0, us), (1, us.opp())] {
             let base = side * SIDE;
-            let f = &mut features;
             let pats = b.patterns(p, color);
             // A forbidden point has no value at all (see `build_point_tables`).
             if b.forbid_hint(p, color) != FORBIDDEN {
@@ -215,9 +213,9 @@ fn sample(b: &Board, won: f32) -> Sample {
             f[base + COMBOS + combo(&pats, class) as usize] += 1.0;
         }
     });
-    features[2 * SIDE] = 1.0;
+    f[2 * SIDE] = 1.0;
     let shapes = counts.iter().enumerate().filter(|(_, &c)| c > 0.0).map(|(i, &c)| (i as u16, c)).collect();
-    Sample { features, shapes, won }
+    Sample { features: f, shapes, won }
 }
 
 fn current_weights() -> Vec<f64> {
