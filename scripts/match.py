@@ -658,6 +658,14 @@ def scores_of(games: list[GameResult]) -> list[float]:
 # ---------------------------------------------------------------------------------------------
 # Summary
 # ---------------------------------------------------------------------------------------------
+def colour_record(games: list, e: int, as_black: bool) -> str:
+    """Wins, losses and draws of engine `e` in the games where it had black (or white)."""
+    mine = [r for r in games if (r.black == e) == as_black]
+    wins = sum(1 for r in mine if r.winner == e)
+    draws = sum(1 for r in mine if r.winner is None)
+    return f"{wins}-{len(mine) - wins - draws}-{draws}"
+
+
 def summary(m: Match, elapsed_s: float) -> int:
     a = m.args
     games = [r for r in m.results if r.kind != "interrupted"]
@@ -684,6 +692,7 @@ def summary(m: Match, elapsed_s: float) -> int:
         black_wins = sum(1 for r in games if r.winner is not None and r.winner == r.black)
         out(f"black won {black_wins}, white won {sum(1 for r in games if r.winner is not None) - black_wins}, "
             f"draws {sum(1 for r in games if r.winner is None)}")
+        out(f"{A} as black {colour_record(games, 0, True)}, as white {colour_record(games, 0, False)} (W-L-D)")
     out("")
     out(f"{'engine':<12}{'W':>5}{'L':>5}{'D':>5}{'time':>6}{'crash':>6}{'occup':>6}{'offbd':>6}{'unpar':>6}"
         f"{'forbid':>7}{'proto':>6}{'start':>6}{'over':>6}{'moves':>7}{'median':>8}{'p99':>8}{'max':>8}")
@@ -730,21 +739,27 @@ def summary(m: Match, elapsed_s: float) -> int:
         elo0, elo1, alpha, beta = a.sprt
         lo, hi = sprt_bounds(alpha, beta)
         out(f"SPRT: LLR {sprt_llr(scores_of(games), elo0, elo1):.2f} within [{lo:.2f}, {hi:.2f}]: no decision")
-    problems = {
-        "time losses": sum(st.loss_kinds["time"] for st in m.stats),
-        "crashes": sum(st.loss_kinds["crash"] for st in m.stats),
-        "illegal moves": sum(st.loss_kinds[k] for st in m.stats
-                             for k in ("occupied", "off-board", "unparsable", "protocol")),
-        "start failures": sum(st.loss_kinds["start"] for st in m.stats),
-        "over-limit replies": sum(st.over_limit for st in m.stats),
-        "games failed in the script": m.script_errors,
+    # Per engine, so that a FAIL says whose replies were at fault.
+    per_engine = {
+        "time losses": [st.loss_kinds["time"] for st in m.stats],
+        "crashes": [st.loss_kinds["crash"] for st in m.stats],
+        "illegal moves": [sum(st.loss_kinds[k] for k in ("occupied", "off-board", "unparsable", "protocol"))
+                          for st in m.stats],
+        "start failures": [st.loss_kinds["start"] for st in m.stats],
+        "over-limit replies": [st.over_limit for st in m.stats],
     }
-    bad = {k: v for k, v in problems.items() if v}
+    bad = {}
+    for kind, counts in per_engine.items():
+        if sum(counts):
+            whose = ", ".join(f"{m.names[e]} {c}" for e, c in enumerate(counts) if c)
+            bad[kind] = f"{kind}: {whose}"
+    if m.script_errors:
+        bad["script"] = f"{m.script_errors} games failed in the script"
     out("")
     if n:
         st = m.stats[0]
         out(f"Score of {A} vs {B}: {st.wins} - {st.losses} - {st.draws}  [{pct:.1f}%]  {elo_text}")
-    out("RESULT: " + ("OK" if not bad else "FAIL (" + ", ".join(f"{v} {k}" for k, v in bad.items()) + ")"))
+    out("RESULT: " + ("OK" if not bad else "FAIL (" + ", ".join(bad.values()) + ")"))
     return 0 if not bad else 1
 
 

@@ -277,6 +277,18 @@ class FaultTest(unittest.TestCase):
         self.assertEqual(fake.over_limit, 2, report)
         self.assertIn("over-limit replies", report)
 
+    def test_colour_split_and_whose_replies_failed(self):
+        m, report = run_match("--engine", RANDOM, "--engine", f"{FAKE} slow 0.25", "--games", "4")
+        split = re.search(r"as black (\d+)-(\d+)-(\d+), as white (\d+)-(\d+)-(\d+)", report)
+        self.assertIsNotNone(split, report)
+        bw, bl, bd, ww, wl, wd = map(int, split.groups())
+        st = m.stats[0]
+        self.assertEqual((bw + ww, bl + wl, bd + wd), (st.wins, st.losses, st.draws), report)
+        self.assertEqual(bw + bl + bd, 2, report)  # colours alternate
+        result = [line for line in report.splitlines() if line.startswith("RESULT:")][0]
+        self.assertIn(f"over-limit replies: {m.names[1]} {m.stats[1].over_limit})", result)
+        self.assertNotIn(m.names[0], result)
+
     def test_match_clock_and_per_engine_info(self):
         with tempfile.TemporaryDirectory() as tmp:
             log_path = Path(tmp) / "log.txt"
