@@ -30,12 +30,19 @@ fn main() -> ExitCode {
                 ExitCode::from(2)
             }
         },
+        Some("tune-net") => match gorin::eval::netfit::run(&args[1..]) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("tune-net: {e:#}");
+                ExitCode::from(2)
+            }
+        },
         Some("--version" | "-V") => {
             println!("{} {}", gorin::engine::NAME, gorin::engine::VERSION);
             ExitCode::SUCCESS
         }
         Some(other) => {
-            eprintln!("usage: pbrain-gorin [bench [depth] [--threads 1,2] | bench forbid [games] | play [--help] | tune GAMES.jsonl [iterations [scale]]]   (unknown argument '{other}')");
+            eprintln!("usage: pbrain-gorin [bench [depth] [--threads 1,2] | bench forbid [games] | play [--help] | tune GAMES.jsonl [iterations [scale]] | tune-net RECORDS.jsonl [epochs [scale]]]   (unknown argument '{other}')");
             ExitCode::from(2)
         }
     }

@@ -8,6 +8,7 @@
 
 mod zobrist;
 
+use crate::eval::net::{self, NET_HIDDEN};
 use crate::eval::pattern::{self, slot, LineRule, BLACK, EMPTY, HALF, WALL, WHITE};
 use crate::eval::{params, point_tables, Class, Forbid, PatKey, Point, PointTables, CLASS_COUNT};
 use crate::rules::{End, Rule};
@@ -112,6 +113,10 @@ pub struct Board {
     /// Per colour: sums over empty cells of the point values as the side to move's potential
     /// and as the opponent's (the evaluation weighs them differently).
     totals: [[i32; 2]; 2],
+    /// Per colour and role (0: as the side to move, 1: as the opponent): the sums over empty
+    /// cells of the net's first-layer rows for their shapes.
+    acc: [[i32; 2 * NET_HIDDEN]; 2],
+    net_rows: &'static [net::Row],
     /// Number of empty cells of each class, per colour.
     class_counts: [[u16; CLASS_COUNT]; 2],
     key: u64,
@@ -157,6 +162,8 @@ impl Board {
             lines,
             points,
             totals: [[0; 2]; 2],
+            acc: [[0; 2 * NET_HIDDEN]; 2],
+            net_rows: net::rows(),
             class_counts: [[0; CLASS_COUNT]; 2],
             key: 0,
             side: Color::Black,
@@ -177,6 +184,7 @@ impl Board {
     /// Recomputes every code, key, total and count from the cells (used once per new board).
     fn rebuild_patterns(&mut self) {
         self.totals = [[0; 2]; 2];
+        self.acc = [[0; 2 * NET_HIDDEN]; 2];
         self.class_counts = [[0; CLASS_COUNT]; 2];
         for y in 0..self.height {
             for x in 0..self.width {
@@ -400,6 +408,9 @@ impl Board {
                 self.totals[c][1] += e.threat - o.threat;
                 self.class_counts[c][o.class as usize] -= 1;
                 self.class_counts[c][e.class as usize] += 1;
+                if o.shape != e.shape {
+                    self.net_move(c, o.shape, e.shape);
+                }
             }
         }
     }
@@ -430,6 +441,7 @@ impl Board {
             self.totals[c][0] -= e.value;
             self.totals[c][1] -= e.threat;
             self.class_counts[c][e.class as usize] -= 1;
+            self.net_move(c, e.shape, net::NO_SHAPE);
         }
     }
 
@@ -440,7 +452,20 @@ impl Board {
             self.totals[c][0] += e.value;
             self.totals[c][1] += e.threat;
             self.class_counts[c][e.class as usize] += 1;
+            self.net_move(c, net::NO_SHAPE, e.shape);
         }
+    }
+
+    /// Colour `c`'s net sums: one point's shape goes from `from` to `to`.
+    #[inline]
+    fn net_move(&mut self, c: usize, from: u16, to: u16) {
+        let old = &self.net_rows[net::row_index(from)];
+        let new = &self.net_rows[net::row_index(to)];
+        let mut acc = self.acc[c];
+        for j in 0..2 * NET_HIDDEN {
+            acc[j] += new[j] - old[j];
+        }
+        self.acc[c] = acc;
     }
 
     /// The point `k` steps from `p` along direction `d` (0 horizontal, 1 vertical, 2 and 3
@@ -499,7 +524,12 @@ impl Board {
     pub fn evaluate(&self) -> i32 {
         let own = self.totals[self.side as usize][0];
         let opp = self.totals[self.side.opp() as usize][1];
-        own - opp + params::TEMPO
+        own - opp + params::TEMPO + self.net_value()
+    }
+
+    /// The net's share of `evaluate` (the rest is linear in the point features).
+    pub fn net_value(&self) -> i32 {
+        net::output(&self.acc[self.side as usize], &self.acc[self.side.opp() as usize])
     }
 
     /// Calls `f` for every empty point near a stone (the whole board is empty: nothing).

@@ -1,6 +1,8 @@
 //! Evaluation: line patterns per point, combined over the four directions into a point class
 //! and a point value; the position's value is the sum of point values of both sides.
 
+pub mod net;
+pub mod netfit;
 pub mod params;
 pub mod pattern;
 pub mod tune;
@@ -47,6 +49,8 @@ pub struct Point {
     pub threat: i32,
     pub class: Class,
     pub forbid: Forbid,
+    /// The point's shape (`shape`), or `net::NO_SHAPE` where it has no value (forbidden).
+    pub shape: u16,
 }
 
 /// The `Point` of every packed pattern key.
@@ -80,6 +84,7 @@ fn build_point_tables(renju_black: bool) -> PointTables {
     let mut entries: Box<[Point; KEYS]> =
         vec![Point::default(); KEYS].into_boxed_slice().try_into().expect("one record per key");
     for (key, e) in entries.iter_mut().enumerate() {
+        e.shape = net::NO_SHAPE;
         let pats = unpack(key as PatKey);
         if pats.iter().any(|&p| p as usize >= PAT_COUNT) {
             continue;
@@ -97,6 +102,7 @@ fn build_point_tables(renju_black: bool) -> PointTables {
         let lines: i32 = pats.iter().map(|&p| params::OPPONENT_PATTERN_VALUE[p as usize]).sum();
         e.threat = lines + params::OPPONENT_CLASS_BONUS[c as usize] + params::OPPONENT_COMBO_BONUS[m];
         let s = shape(&pats);
+        e.shape = s as u16;
         e.value += params::SHAPE_VALUE[s] as i32;
         e.threat += params::OPPONENT_SHAPE_VALUE[s] as i32;
     }

@@ -23,6 +23,9 @@
 //! 411-369-20 over 800 games (+18 +/- 24).
 //! Own fives, open fours and double fours in a line are rare in quiet positions and keep their
 //! hand-set values. The small weights of ones matter: every stone gives many points a one.
+//!
+//! The net of `net.rs` adds a correction on top of this linear value; it was fitted after
+//! these weights and must be refitted when they change (`pbrain-gorin tune-net`).
 
 use super::pattern::PAT_COUNT;
 use super::{CLASS_COUNT, COMBO_COUNT, SHAPE_COUNT};

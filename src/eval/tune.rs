@@ -28,13 +28,13 @@ use crate::search::threat::{Solver, ThreatCache};
 use anyhow::{bail, Context, Result};
 
 /// Weights per side: line patterns, then classes, then combinations.
-const SIDE: usize = PAT_COUNT + CLASS_COUNT + COMBO_COUNT;
+pub(super) const SIDE: usize = PAT_COUNT + CLASS_COUNT + COMBO_COUNT;
 /// Where a side's combination weights start.
-const COMBOS: usize = PAT_COUNT + CLASS_COUNT;
+pub(super) const COMBOS: usize = PAT_COUNT + CLASS_COUNT;
 /// Own weights, opponent weights, tempo.
-const PARAMS: usize = 2 * SIDE + 1;
+pub(super) const PARAMS: usize = 2 * SIDE + 1;
 /// All weights: the above, then the own and the opponent's shape corrections.
-const ALL: usize = PARAMS + 2 * SHAPE_COUNT;
+pub(super) const ALL: usize = PARAMS + 2 * SHAPE_COUNT;
 /// L2 penalty on the shape corrections (per unit of mean log loss). Held-out log loss on the
 /// 80,697 teacher positions: 0.5455 at 1e-7, 0.5459 at 1e-6, 0.5475 at 1e-5 (0.5577 without
 /// shapes).
@@ -42,12 +42,12 @@ const SHAPE_L2: f64 = 1e-7;
 /// Plies at the start of a game that say little about the result.
 const SKIP_PLIES: usize = 6;
 
-struct Sample {
-    features: [f32; PARAMS],
+pub(super) struct Sample {
+    pub(super) features: [f32; PARAMS],
     /// Shape counts as (index into the shape weights, count): own, then the opponent's.
-    shapes: Vec<(u16, f32)>,
+    pub(super) shapes: Vec<(u16, f32)>,
     /// The side to move's result: 1 won, 0 lost, or a teacher's probability between.
-    won: f32,
+    pub(super) won: f32,
 }
 
 /// What a record says about its positions.
@@ -66,31 +66,13 @@ pub fn run(args: &[String]) -> Result<()> {
         Some(n) => n.parse().context("iterations")?,
         None => 2000,
     };
-    let text = std::fs::read_to_string(path).with_context(|| format!("reading {path}"))?;
-    let mut samples = Vec::new();
-    let mut cache = ThreatCache::new(16);
-    let mut games = 0;
-    for line in text.lines().filter(|l| !l.trim().is_empty()) {
-        let Some((size, moves, label)) = parse_game(line) else { continue };
-        games += 1;
-        match label {
-            Label::Winner(winner) => collect(size, &moves, winner, &mut cache, &mut samples),
-            Label::Target(p) => collect_position(size, &moves, p, &mut cache, &mut samples),
-        }
-    }
-    if samples.is_empty() {
-        bail!("no positions in {path}");
-    }
+    let (games, samples, held_out) = load(path)?;
     let mut w = current_weights();
     for (i, x) in w.iter_mut().enumerate() {
         if fixed(i) {
             *x = 0.0;
         }
     }
-    let (held_out, samples): (Vec<_>, Vec<_>) =
-        samples.into_iter().enumerate().partition(|(i, _)| i % 10 == 0);
-    let held_out: Vec<Sample> = held_out.into_iter().map(|(_, s)| s).collect();
-    let samples: Vec<Sample> = samples.into_iter().map(|(_, s)| s).collect();
     let scale = match args.get(2) {
         Some(k) => k.parse().context("scale")?,
         None => best_scale(&samples, &w),
@@ -107,6 +89,31 @@ pub fn run(args: &[String]) -> Result<()> {
     println!("// {} held-out positions: log loss {:.5} -> {:.5}", held_out.len(), before.1, after.1);
     print_weights(&w);
     Ok(())
+}
+
+/// The quiet positions of a file of records: how many records, the positions fitted, and
+/// every tenth position held out.
+pub(super) fn load(path: &str) -> Result<(usize, Vec<Sample>, Vec<Sample>)> {
+    let text = std::fs::read_to_string(path).with_context(|| format!("reading {path}"))?;
+    let mut samples = Vec::new();
+    let mut cache = ThreatCache::new(16);
+    let mut games = 0;
+    for line in text.lines().filter(|l| !l.trim().is_empty()) {
+        let Some((size, moves, label)) = parse_game(line) else { continue };
+        games += 1;
+        match label {
+            Label::Winner(winner) => collect(size, &moves, winner, &mut cache, &mut samples),
+            Label::Target(p) => collect_position(size, &moves, p, &mut cache, &mut samples),
+        }
+    }
+    if samples.is_empty() {
+        bail!("no positions in {path}");
+    }
+    let (held_out, samples): (Vec<_>, Vec<_>) =
+        samples.into_iter().enumerate().partition(|(i, _)| i % 10 == 0);
+    let held_out = held_out.into_iter().map(|(_, s)| s).collect();
+    let samples = samples.into_iter().map(|(_, s)| s).collect();
+    Ok((games, samples, held_out))
 }
 
 /// A record: board size, moves in order, label.
@@ -193,6 +200,12 @@ fn quiet(b: &mut Board, cache: &mut ThreatCache) -> bool {
     !Solver::vcf(cache, 2_000).has_vcf(b)
 }
 
+/// The features of one position (label 0), for the net fit's tests.
+#[cfg(test)]
+pub(super) fn sample_of(b: &Board) -> Sample {
+    sample(b, 0.0)
+}
+
 fn sample(b: &Board, won: f32) -> Sample {
     let mut f = [0f32; PARAMS];
     let mut counts = vec![0f32; 2 * SHAPE_COUNT];
@@ -218,7 +231,7 @@ fn sample(b: &Board, won: f32) -> Sample {
     Sample { features: f, shapes, won }
 }
 
-fn current_weights() -> Vec<f64> {
+pub(super) fn current_weights() -> Vec<f64> {
     let mut w = vec![0f64; ALL];
     let sides = [
         (1.0, &params::PATTERN_VALUE, &params::CLASS_BONUS, &params::COMBO_BONUS),
@@ -243,12 +256,12 @@ fn current_weights() -> Vec<f64> {
     w
 }
 
-fn eval(s: &Sample, w: &[f64]) -> f64 {
+pub(super) fn eval(s: &Sample, w: &[f64]) -> f64 {
     let linear: f64 = s.features.iter().zip(w).map(|(&f, &w)| f as f64 * w).sum();
     linear + s.shapes.iter().map(|&(i, c)| c as f64 * w[PARAMS + i as usize]).sum::<f64>()
 }
 
-fn sigmoid(x: f64) -> f64 {
+pub(super) fn sigmoid(x: f64) -> f64 {
     1.0 / (1.0 + (-x).exp())
 }
 
@@ -400,7 +413,7 @@ mod tests {
         let w = current_weights();
         for &(x, y) in &moves {
             b.make(b.pos(x, y).unwrap());
-            assert_eq!(eval(&sample(&b, 0.0), &w).round() as i32, b.evaluate());
+            assert_eq!(eval(&sample(&b, 0.0), &w).round() as i32, b.evaluate() - b.net_value());
         }
     }
 }

@@ -1,0 +1,73 @@
+//! The evaluation's net: one hidden layer of ReLUs on top of the linear evaluation, fitted by
+//! `pbrain-gorin tune-net` (`netfit`). Its inputs are the same per-point features as the
+//! linear part, so a point's first-layer contribution depends on its shape alone: one row per
+//! (role, shape), which the board sums over its empty points as stones come and go (integer
+//! sums, so make and undo restore them exactly). Evaluating applies the hidden layer only.
+
+use super::SHAPE_COUNT;
+
+pub const NET_HIDDEN: usize = 16;
+/// The shape of a point without any value (renju black's forbidden points): a zero row.
+pub const NO_SHAPE: u16 = u16::MAX;
+/// Fixed-point scales of the rows and hidden biases, and of the output weights.
+const ROW_SCALE: i64 = 1024;
+const OUT_SCALE: i64 = 64;
+
+include!("net_params.rs");
+
+/// One shape's rows for both roles side by side (as the side to move, then as the opponent),
+/// so that an update reads one place.
+pub type Row = [i32; 2 * NET_HIDDEN];
+
+/// The rows of every shape, in shape order, then the zero row of `NO_SHAPE`.
+pub fn rows() -> &'static [Row] {
+    static ROWS: std::sync::OnceLock<Vec<Row>> = std::sync::OnceLock::new();
+    ROWS.get_or_init(|| {
+        let mut rows = vec![[0; 2 * NET_HIDDEN]; SHAPE_COUNT + 1];
+        for (s, row) in rows.iter_mut().enumerate().take(SHAPE_COUNT) {
+            for role in 0..2 {
+                let at = (role * SHAPE_COUNT + s) * NET_HIDDEN;
+                for j in 0..NET_HIDDEN {
+                    row[role * NET_HIDDEN + j] = NET_ROWS[at + j] as i32;
+                }
+            }
+        }
+        rows
+    })
+}
+
+/// Where a point's shape is in `rows()`.
+#[inline]
+pub fn row_index(shape: u16) -> usize {
+    if shape == NO_SHAPE {
+        SHAPE_COUNT
+    } else {
+        shape as usize
+    }
+}
+
+/// The net's correction (evaluation units) from the side to move's sums and the opponent's.
+#[inline]
+pub fn output(own: &Row, opp: &Row) -> i32 {
+    let mut sum: i64 = 0;
+    for j in 0..NET_HIDDEN {
+        let h = NET_BIAS[j] + own[j] + opp[NET_HIDDEN + j];
+        if h > 0 {
+            sum += NET_OUT[j] as i64 * h as i64;
+        }
+    }
+    (sum / (ROW_SCALE * OUT_SCALE)) as i32 + NET_OUT_BIAS
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn no_shape_has_a_zero_row_and_rows_fit_the_table() {
+        let rows = rows();
+        assert_eq!(rows.len(), SHAPE_COUNT + 1);
+        assert!(rows[row_index(NO_SHAPE)].iter().all(|&x| x == 0));
+        assert!(rows[..SHAPE_COUNT].iter().any(|r| r.iter().any(|&x| x != 0)), "a net with no weights");
+    }
+}

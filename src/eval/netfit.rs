@@ -1,0 +1,286 @@
+//! Fitting the evaluation's net (`pbrain-gorin tune-net RECORDS.jsonl [epochs [scale]]`).
+//!
+//! The net is a correction on top of the linear evaluation, which stays fixed: its inputs are
+//! the same per-point counts `tune` fits (line patterns, classes, combinations, shapes, for
+//! the side to move and for the opponent), each divided by its mean where present, then one
+//! hidden layer of `NET_HIDDEN` ReLUs and a linear output in evaluation units. It is fitted
+//! by mini-batch Adam on the same log loss, so that it learns what the linear sum cannot:
+//! how the points' potentials combine (two threats that need two answers, a strong point
+//! that the opponent's shape already neutralises).
+//!
+//! Every input is a function of a point's shape, so after the fit the input scaling and the
+//! first layer fold into one row of `NET_HIDDEN` numbers per (role, shape): the board sums
+//! them over its empty points as stones come and go, and the evaluation only applies the
+//! hidden layer. The rows, biases and output weights are printed, quantised, as the Rust
+//! source of `src/eval/net_params.rs`.
+
+use super::net::NET_HIDDEN;
+use super::pattern::PAT_COUNT;
+use super::tune::{self, Sample, ALL, COMBOS, PARAMS, SIDE};
+use super::{classify, combo, shape, unpack, SHAPE_COUNT};
+use crate::board::splitmix64;
+use anyhow::{Context, Result};
+use std::fmt::Write;
+
+const BATCH: usize = 256;
+const RATE: f64 = 2e-3;
+const L2: f64 = 1e-6;
+/// Fixed-point scales of the printed rows and biases, and of the output weights (as
+/// `net::output` reads them).
+const ROW_SCALE: f64 = 1024.0;
+const OUT_SCALE: f64 = 64.0;
+
+/// A sample's inputs: (index, count) for every non-zero count, dense features then shapes.
+type Inputs = Vec<(usize, f32)>;
+
+/// The net: first layer `w[input * NET_HIDDEN + j]`, then the hidden biases, the output
+/// weights and the output bias, in one vector (so one Adam state covers all).
+struct Net {
+    p: Vec<f64>,
+    /// Per input: 1 / its mean count where present (0 for inputs never seen).
+    scale_in: Vec<f64>,
+}
+
+const W: usize = ALL * NET_HIDDEN;
+const BIAS: usize = W;
+const OUT: usize = W + NET_HIDDEN;
+const OUT_BIAS: usize = W + 2 * NET_HIDDEN;
+const TOTAL: usize = OUT_BIAS + 1;
+
+impl Net {
+    /// The correction for one sample; `h` receives the hidden pre-activations.
+    fn forward(&self, x: &Inputs, h: &mut [f64; NET_HIDDEN]) -> f64 {
+        h.copy_from_slice(&self.p[BIAS..BIAS + NET_HIDDEN]);
+        for &(i, v) in x {
+            let xv = v as f64 * self.scale_in[i];
+            let row = &self.p[i * NET_HIDDEN..(i + 1) * NET_HIDDEN];
+            for j in 0..NET_HIDDEN {
+                h[j] += row[j] * xv;
+            }
+        }
+        let relu = (0..NET_HIDDEN).filter(|&j| h[j] > 0.0);
+        self.p[OUT_BIAS] + relu.map(|j| h[j] * self.p[OUT + j]).sum::<f64>()
+    }
+
+    fn loss(&self, xs: &[Inputs], base: &[f64], samples: &[Sample], scale: f64) -> f64 {
+        let mut h = [0f64; NET_HIDDEN];
+        let total: f64 = xs
+            .iter()
+            .zip(base)
+            .zip(samples)
+            .map(|((x, &b), s)| {
+                let p = tune::sigmoid((b + self.forward(x, &mut h)) / scale).clamp(1e-9, 1.0 - 1e-9);
+                let y = s.won as f64;
+                -(y * p.ln() + (1.0 - y) * (1.0 - p).ln())
+            })
+            .sum();
+        total / xs.len() as f64
+    }
+}
+
+fn inputs(s: &Sample) -> Inputs {
+    let dense = s.features.iter().enumerate().filter(|(_, &f)| f != 0.0).map(|(i, &f)| (i, f));
+    dense.chain(s.shapes.iter().map(|&(i, c)| (PARAMS + i as usize, c))).collect()
+}
+
+/// Runs the fit and prints `net_params.rs`.
+pub fn run(args: &[String]) -> Result<()> {
+    let path = args.first().context("usage: pbrain-gorin tune-net RECORDS.jsonl [epochs [scale]]")?;
+    let epochs: usize = args.get(1).map_or(Ok(80), |n| n.parse()).context("epochs")?;
+    let scale: f64 = args.get(2).map_or(Ok(650.0), |k| k.parse()).context("scale")?;
+    let (records, train, held) = tune::load(path)?;
+    let w = tune::current_weights();
+    let net = fit(&train, &held, &w, scale, epochs);
+    println!(
+        "// Fitted by `pbrain-gorin tune-net` ({records} records, {} positions, {epochs} epochs, scale {scale:.0}).",
+        train.len()
+    );
+    print!("{}", source(&net));
+    Ok(())
+}
+
+fn fit(train: &[Sample], held: &[Sample], w: &[f64], scale: f64, epochs: usize) -> Net {
+    let tr: Vec<Inputs> = train.iter().map(inputs).collect();
+    let he: Vec<Inputs> = held.iter().map(inputs).collect();
+    let base_tr: Vec<f64> = train.iter().map(|s| tune::eval(s, w)).collect();
+    let base_he: Vec<f64> = held.iter().map(|s| tune::eval(s, w)).collect();
+    let (mut sum, mut seen) = (vec![0f64; ALL], vec![0f64; ALL]);
+    for &(i, v) in tr.iter().flatten() {
+        sum[i] += v as f64;
+        seen[i] += 1.0;
+    }
+    let scale_in = (0..ALL).map(|i| if seen[i] > 0.0 { seen[i] / sum[i] } else { 0.0 }).collect();
+    let mut state = 0x5EED_u64;
+    let mut p = vec![0f64; TOTAL];
+    // Small random first layer, zero output: the fit starts from the linear evaluation.
+    for x in &mut p[..W] {
+        *x = ((splitmix64(&mut state) >> 11) as f64 / (1u64 << 53) as f64 * 2.0 - 1.0) * 0.1;
+    }
+    let mut net = Net { p, scale_in };
+    eprintln!(
+        "start: log loss {:.5}, held out {:.5}",
+        net.loss(&tr, &base_tr, train, scale),
+        net.loss(&he, &base_he, held, scale)
+    );
+    let (mut m, mut v) = (vec![0f64; TOTAL], vec![0f64; TOTAL]);
+    let (beta1, beta2) = (0.9f64, 0.999f64);
+    let mut order: Vec<usize> = (0..tr.len()).collect();
+    let mut grad = vec![0f64; TOTAL];
+    let mut touched = vec![false; ALL];
+    let mut h = [0f64; NET_HIDDEN];
+    let mut t = 0;
+    for epoch in 1..=epochs {
+        for k in (1..order.len()).rev() {
+            order.swap(k, (splitmix64(&mut state) % (k as u64 + 1)) as usize);
+        }
+        for batch in order.chunks(BATCH) {
+            grad.fill(0.0);
+            let mut rows = Vec::new();
+            for &k in batch {
+                let x = &tr[k];
+                let out = base_tr[k] + net.forward(x, &mut h);
+                let g = (tune::sigmoid(out / scale) - train[k].won as f64) / scale / batch.len() as f64;
+                grad[OUT_BIAS] += g;
+                for j in (0..NET_HIDDEN).filter(|&j| h[j] > 0.0) {
+                    grad[OUT + j] += g * h[j];
+                    let dh = g * net.p[OUT + j];
+                    grad[BIAS + j] += dh;
+                    for &(i, c) in x {
+                        grad[i * NET_HIDDEN + j] += dh * c as f64 * net.scale_in[i];
+                    }
+                }
+                for &(i, _) in x {
+                    if !std::mem::replace(&mut touched[i], true) {
+                        rows.push(i);
+                    }
+                }
+            }
+            // Adam, on the first-layer rows this batch touched and on the rest of the net.
+            t += 1;
+            let (c1, c2) = (1.0 - beta1.powi(t), 1.0 - beta2.powi(t));
+            let mut step = |q: usize, p: &mut [f64]| {
+                let g = grad[q] + L2 * p[q];
+                m[q] = beta1 * m[q] + (1.0 - beta1) * g;
+                v[q] = beta2 * v[q] + (1.0 - beta2) * g * g;
+                p[q] -= RATE * (m[q] / c1) / ((v[q] / c2).sqrt() + 1e-8);
+            };
+            for i in rows {
+                touched[i] = false;
+                (i * NET_HIDDEN..(i + 1) * NET_HIDDEN).for_each(|q| step(q, &mut net.p));
+            }
+            (BIAS..TOTAL).for_each(|q| step(q, &mut net.p));
+        }
+        eprintln!(
+            "epoch {epoch}: log loss {:.5}, held out {:.5}",
+            net.loss(&tr, &base_tr, train, scale),
+            net.loss(&he, &base_he, held, scale)
+        );
+    }
+    net
+}
+
+/// The inputs a point of shape `s` gives role `role` (0 own, 1 opponent): its four patterns,
+/// its class, its combination and its shape.
+fn shape_inputs(pats: &[super::pattern::Pat; 4], role: usize) -> Vec<usize> {
+    let base = role * SIDE;
+    let class = classify(pats);
+    let mut idx: Vec<usize> = pats.iter().map(|&q| base + q as usize).collect();
+    idx.push(base + PAT_COUNT + class as usize);
+    idx.push(base + COMBOS + combo(pats, class) as usize);
+    idx.push(PARAMS + role * SHAPE_COUNT + shape(pats));
+    idx
+}
+
+/// One first-layer row per (role, shape), the input scaling folded in.
+fn folded_rows(net: &Net) -> Vec<[f64; NET_HIDDEN]> {
+    let mut rows = vec![[0f64; NET_HIDDEN]; 2 * SHAPE_COUNT];
+    let mut done = vec![false; SHAPE_COUNT];
+    for key in 0..=u16::MAX {
+        let pats = unpack(key);
+        if pats.iter().any(|&q| q as usize >= PAT_COUNT) || std::mem::replace(&mut done[shape(&pats)], true) {
+            continue;
+        }
+        for role in 0..2 {
+            let row = &mut rows[role * SHAPE_COUNT + shape(&pats)];
+            for i in shape_inputs(&pats, role) {
+                for (j, r) in row.iter_mut().enumerate() {
+                    *r += net.scale_in[i] * net.p[i * NET_HIDDEN + j];
+                }
+            }
+        }
+    }
+    rows
+}
+
+fn source(net: &Net) -> String {
+    let rows = folded_rows(net);
+    // The tempo input is 1 in every position: a constant, folded into the hidden biases.
+    let tempo = 2 * SIDE;
+    let bias = (0..NET_HIDDEN).map(|j| net.p[BIAS + j] + net.scale_in[tempo] * net.p[tempo * NET_HIDDEN + j]);
+    let q = |x: f64, k: f64| (x * k).round() as i64;
+    let flat: Vec<i64> = rows.iter().flatten().map(|&x| q(x, ROW_SCALE)).collect();
+    assert!(flat.iter().all(|x| x.unsigned_abs() < i16::MAX as u64), "a row does not fit in i16");
+    let mut out = String::new();
+    let _ = writeln!(out, "pub static NET_ROWS: [i16; 2 * SHAPE_COUNT * NET_HIDDEN] = {flat:?};");
+    let _ = writeln!(
+        out,
+        "pub const NET_BIAS: [i32; NET_HIDDEN] = {:?};",
+        bias.map(|b| q(b, ROW_SCALE)).collect::<Vec<_>>()
+    );
+    let outs: Vec<i64> = (0..NET_HIDDEN).map(|j| q(net.p[OUT + j], OUT_SCALE)).collect();
+    let _ = writeln!(out, "pub const NET_OUT: [i32; NET_HIDDEN] = {outs:?};");
+    let _ = writeln!(out, "pub const NET_OUT_BIAS: i32 = {};", net.p[OUT_BIAS].round() as i64);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_shape_gets_the_inputs_of_its_patterns() {
+        use crate::eval::pattern::{B1, F3, NONE};
+        let pats = [F3, B1, NONE, NONE];
+        let own = shape_inputs(&pats, 0);
+        let opp = shape_inputs(&pats, 1);
+        assert_eq!(own.len(), 7);
+        assert!(own.contains(&(F3 as usize)) && own.contains(&(B1 as usize)));
+        assert_eq!(own.iter().filter(|&&i| i == NONE as usize).count(), 2);
+        assert!(opp.iter().all(|&i| (SIDE..2 * SIDE).contains(&i) || i >= PARAMS + SHAPE_COUNT));
+        assert_eq!(*own.last().unwrap(), PARAMS + shape(&pats));
+    }
+
+    #[test]
+    fn folded_rows_match_the_forward_pass() {
+        // A net's hidden sums from folded rows must equal the sums from its inputs.
+        let mut state = 7u64;
+        let p = (0..TOTAL).map(|_| (splitmix64(&mut state) % 2001) as f64 / 1000.0 - 1.0).collect();
+        let scale_in = (0..ALL).map(|i| 1.0 / (1 + i % 5) as f64).collect();
+        let net = Net { p, scale_in };
+        let rows = folded_rows(&net);
+        let mut b = crate::board::Board::new(15, 15, crate::rules::Rule::Freestyle);
+        for (x, y) in [(7, 7), (8, 8), (7, 8), (6, 8), (8, 6)] {
+            b.make(b.pos(x, y).unwrap());
+        }
+        let s = tune::sample_of(&b);
+        let mut h = [0f64; NET_HIDDEN];
+        net.forward(&inputs(&s), &mut h);
+        let mut folded = [0f64; NET_HIDDEN];
+        let us = b.side_to_move();
+        b.for_each_empty(|p| {
+            for (role, color) in [(0, us), (1, us.opp())] {
+                let row = &rows[role * SHAPE_COUNT + shape(&b.patterns(p, color))];
+                (0..NET_HIDDEN).for_each(|j| folded[j] += row[j]);
+            }
+        });
+        let tempo = 2 * SIDE;
+        for j in 0..NET_HIDDEN {
+            let expect = h[j] - net.p[BIAS + j] - net.scale_in[tempo] * net.p[tempo * NET_HIDDEN + j];
+            assert!(
+                (folded[j] - expect).abs() < 1e-6 * (1.0 + expect.abs()),
+                "{j}: {} vs {expect}",
+                folded[j]
+            );
+        }
+    }
+}
