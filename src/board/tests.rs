@@ -15,6 +15,7 @@ fn assert_consistent(b: &Board) {
         }
     }
     assert_eq!(b.totals, fresh.totals, "totals drifted");
+    assert_eq!(b.acc, fresh.acc, "net sums drifted");
     assert_eq!(b.class_counts, fresh.class_counts, "class counts drifted");
     let mut key = if b.side == Color::White { zobrist::zobrist().white_to_move } else { 0 };
     for p in b.moves() {
@@ -52,6 +53,7 @@ fn make_undo_restores_everything() {
         assert_eq!(b.cells, start.cells);
         assert_eq!(b.keys, start.keys, "an empty board has every key up to date");
         assert_eq!(b.totals, start.totals);
+        assert_eq!(b.acc, start.acc, "the net sums come back exactly");
         assert_eq!(b.near, start.near);
         assert_eq!(b.key, start.key);
         assert_eq!(b.side, Color::Black);
