@@ -10,8 +10,8 @@ pub const NET_HIDDEN: usize = 16;
 /// The shape of a point without any value (renju black's forbidden points): a zero row.
 pub const NO_SHAPE: u16 = u16::MAX;
 /// Fixed-point scales of the rows and hidden biases, and of the output weights.
-const ROW_SCALE: i64 = 1024;
-const OUT_SCALE: i64 = 64;
+pub const ROW_SCALE: i64 = 1024;
+pub const OUT_SCALE: i64 = 64;
 
 include!("net_params.rs");
 

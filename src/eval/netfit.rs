@@ -14,7 +14,7 @@
 //! hidden layer. The rows, biases and output weights are printed, quantised, as the Rust
 //! source of `src/eval/net_params.rs`.
 
-use super::net::NET_HIDDEN;
+use super::net::{self, NET_HIDDEN};
 use super::pattern::PAT_COUNT;
 use super::tune::{self, Sample, ALL, COMBOS, PARAMS, SIDE};
 use super::{classify, combo, shape, unpack, SHAPE_COUNT};
@@ -25,10 +25,10 @@ use std::fmt::Write;
 const BATCH: usize = 256;
 const RATE: f64 = 2e-3;
 const L2: f64 = 1e-6;
-/// Fixed-point scales of the printed rows and biases, and of the output weights (as
-/// `net::output` reads them).
-const ROW_SCALE: f64 = 1024.0;
-const OUT_SCALE: f64 = 64.0;
+/// Fixed-point scales of the printed rows and biases, and of the output weights: the ones
+/// `net::output` reads them with.
+const ROW_SCALE: f64 = net::ROW_SCALE as f64;
+const OUT_SCALE: f64 = net::OUT_SCALE as f64;
 
 /// A sample's inputs: (index, count) for every non-zero count, dense features then shapes.
 type Inputs = Vec<(usize, f32)>;
@@ -262,7 +262,7 @@ mod tests {
         for (x, y) in [(7, 7), (8, 8), (7, 8), (6, 8), (8, 6)] {
             b.make(b.pos(x, y).unwrap());
         }
-        let s = tune::sample_of(&b);
+        let s = tune::sample(&b, 0.0);
         let mut h = [0f64; NET_HIDDEN];
         net.forward(&inputs(&s), &mut h);
         let mut folded = [0f64; NET_HIDDEN];

@@ -200,13 +200,7 @@ fn quiet(b: &mut Board, cache: &mut ThreatCache) -> bool {
     !Solver::vcf(cache, 2_000).has_vcf(b)
 }
 
-/// The features of one position (label 0), for the net fit's tests.
-#[cfg(test)]
-pub(super) fn sample_of(b: &Board) -> Sample {
-    sample(b, 0.0)
-}
-
-fn sample(b: &Board, won: f32) -> Sample {
+pub(super) fn sample(b: &Board, won: f32) -> Sample {
     let mut f = [0f32; PARAMS];
     let mut counts = vec![0f32; 2 * SHAPE_COUNT];
     let us = b.side_to_move();
