@@ -320,9 +320,11 @@ impl<'a> Searcher<'a> {
                 (-INF, INF)
             };
             let (score, done) = loop {
+                let first = root[0].pos;
                 let (score, best_here) = self.root_search(b, root, lo, hi, depth);
                 if let Some(p) = best_here {
-                    if self.aborted {
+                    // Only a pass that began with the standing best compared its move to it.
+                    if self.aborted && first == best.best {
                         // A move that beat the previous best in a finished sub-search is kept.
                         best.best = p;
                         best.pv = self.pv[0][..self.pv_len[0]].to_vec();
@@ -491,7 +493,8 @@ impl<'a> Searcher<'a> {
             if self.aborted {
                 break;
             }
-            m.score = if score > alpha { score } else { -INF + i as i32 };
+            // A move that failed low sorts below every scored one and behind those before it.
+            m.score = if score > alpha { score } else { -INF - i as i32 };
             if score > best_score {
                 best_score = score;
                 if score > alpha {

@@ -273,3 +273,24 @@ fn one_thread_reports_no_helper_nodes() {
     let plain = Searcher::new(&tt, limits, Rule::Freestyle).run(&mut b, |_| {});
     assert_eq!(out.nodes, plain.nodes, "with_threads(1) must search exactly as before");
 }
+
+#[test]
+fn a_pass_that_fails_low_keeps_the_root_order() {
+    // Nobody can win here, so a window above every real score fails low for every move; the
+    // next pass (and the next iteration) must see the moves in the order they had.
+    let mut b = Board::from_ascii(OPEN_THREE, Rule::Freestyle);
+    let tt = Tt::new(1 << 20);
+    let never = || false;
+    let hard = Duration::from_secs(60);
+    let limits =
+        Limits { start: Instant::now(), soft: hard, hard, max_depth: 4, max_nodes: u64::MAX, stop: &never };
+    let mut searcher = Searcher::new(&tt, limits, Rule::Freestyle);
+    let mut root = Vec::new();
+    generate(&mut b, &mut root, &[Pos::NONE; 2], &searcher.history, Pos::NONE);
+    assert!(root.len() > 3);
+    let before: Vec<Pos> = root.iter().map(|m| m.pos).collect();
+    let (score, best) = searcher.root_search(&mut b, &mut root, WIN_THRESHOLD, WIN_THRESHOLD + 1, 3);
+    assert!(score <= WIN_THRESHOLD && best.is_none(), "{score} {best:?}");
+    let after: Vec<Pos> = root.iter().map(|m| m.pos).collect();
+    assert_eq!(after, before);
+}
