@@ -16,8 +16,8 @@
 
 use super::net::{self, NET_HIDDEN};
 use super::pattern::PAT_COUNT;
-use super::tune::{self, Sample, ALL, COMBOS, PARAMS, SIDE};
-use super::{classify, combo, shape, unpack, SHAPE_COUNT};
+use super::tune::{self, Sample, ALL, PARAMS, SIDE};
+use super::{classify, shape, unpack, SHAPE_COUNT};
 use crate::board::splitmix64;
 use anyhow::{Context, Result};
 use std::fmt::Write;
@@ -182,11 +182,7 @@ fn fit(train: &[Sample], held: &[Sample], w: &[f64], scale: f64, epochs: usize) 
 /// The inputs a point of shape `s` gives role `role` (0 own, 1 opponent): its four patterns,
 /// its class, its combination and its shape.
 fn shape_inputs(pats: &[super::pattern::Pat; 4], role: usize) -> Vec<usize> {
-    let base = role * SIDE;
-    let class = classify(pats);
-    let mut idx: Vec<usize> = pats.iter().map(|&q| base + q as usize).collect();
-    idx.push(base + PAT_COUNT + class as usize);
-    idx.push(base + COMBOS + combo(pats, class) as usize);
+    let mut idx = tune::point_features(pats, classify(pats), role).to_vec();
     idx.push(PARAMS + role * SHAPE_COUNT + shape(pats));
     idx
 }

@@ -20,7 +20,8 @@
 
 use super::pattern::{Pat, B2, PAT_COUNT};
 use super::{
-    combo, params, shape, CLASS_COUNT, COMBO_COUNT, C_FIVE, C_FOUR_THREE, C_OPEN_FOUR, FORBIDDEN, SHAPE_COUNT,
+    combo, params, shape, Class, CLASS_COUNT, COMBO_COUNT, C_FIVE, C_FOUR_THREE, C_OPEN_FOUR, FORBIDDEN,
+    SHAPE_COUNT,
 };
 use crate::board::{Board, Color};
 use crate::rules::Rule;
@@ -200,24 +201,28 @@ fn quiet(b: &mut Board, cache: &mut ThreatCache) -> bool {
     !Solver::vcf(cache, 2_000).has_vcf(b)
 }
 
+/// The linear features one point gives `side` (0 the side to move, 1 the opponent): its four
+/// line patterns, its class and its combination; `netfit` reads the same for its inputs.
+pub(super) fn point_features(pats: &[Pat; 4], class: Class, side: usize) -> [usize; 6] {
+    let base = side * SIDE;
+    let p = |d: usize| base + pats[d] as usize;
+    [p(0), p(1), p(2), p(3), base + PAT_COUNT + class as usize, base + COMBOS + combo(pats, class) as usize]
+}
+
 pub(super) fn sample(b: &Board, won: f32) -> Sample {
     let mut f = [0f32; PARAMS];
     let mut counts = vec![0f32; 2 * SHAPE_COUNT];
     let us = b.side_to_move();
     b.for_each_empty(|p| {
         for (side, color) in [(0, us), (1, us.opp())] {
-            let base = side * SIDE;
             let pats = b.patterns(p, color);
             // A forbidden point has no value at all (see `build_point_tables`).
             if b.forbid_hint(p, color) != FORBIDDEN {
                 counts[side * SHAPE_COUNT + shape(&pats)] += 1.0;
             }
-            for pat in pats {
-                f[base + pat as usize] += 1.0;
+            for i in point_features(&pats, b.class(p, color), side) {
+                f[i] += 1.0;
             }
-            let class = b.class(p, color);
-            f[base + PAT_COUNT + class as usize] += 1.0;
-            f[base + COMBOS + combo(&pats, class) as usize] += 1.0;
         }
     });
     f[2 * SIDE] = 1.0;
