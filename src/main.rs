@@ -8,10 +8,11 @@ fn main() -> ExitCode {
     if std::env::var_os("RUST_LOG").is_some() {
         env_logger::init();
     }
-    std::panic::set_hook(Box::new(|info| log::error!("{info}")));
     let args: Vec<String> = std::env::args().skip(1).collect();
     match args.first().map(String::as_str) {
         None => {
+            // The brain's panics go to the log only; the offline commands keep Rust's report.
+            std::panic::set_hook(Box::new(|info| log::error!("{info}")));
             gorin::protocol::io::serve();
             ExitCode::SUCCESS
         }
