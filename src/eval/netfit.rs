@@ -216,8 +216,8 @@ fn source(net: &Net) -> String {
     let bias = (0..NET_HIDDEN).map(|j| net.p[BIAS + j] + net.scale_in[tempo] * net.p[tempo * NET_HIDDEN + j]);
     let q = |x: f64, k: f64| (x * k).round() as i64;
     let mut flat: Vec<i64> = rows.iter().flatten().map(|&x| q(x, ROW_SCALE)).collect();
-    // A weight beyond i16 belongs to a rare shape the fit pushed far (its few positions are
-    // all decided); it is held at the limit rather than failing the whole fit.
+    // A weight beyond i16 belongs to a rare shape that few positions pushed far; holding it
+    // at the limit costs that shape a little, failing would cost the whole fit.
     let limit = i16::MAX as i64;
     let beyond = flat.iter().filter(|x| x.abs() > limit).count();
     if beyond > 0 {
