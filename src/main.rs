@@ -16,34 +16,27 @@ fn main() -> ExitCode {
             gorin::protocol::io::serve();
             ExitCode::SUCCESS
         }
-        Some("bench") => match gorin::bench::run(&args[1..]) {
-            Ok(()) => ExitCode::SUCCESS,
-            Err(e) => {
-                eprintln!("bench: {e:#}");
-                ExitCode::from(2)
-            }
-        },
+        Some("bench") => finish("bench", gorin::bench::run(&args[1..])),
         Some("play") => gorin::play::run(&args[1..]),
-        Some("tune") => match gorin::eval::tune::run(&args[1..]) {
-            Ok(()) => ExitCode::SUCCESS,
-            Err(e) => {
-                eprintln!("tune: {e:#}");
-                ExitCode::from(2)
-            }
-        },
-        Some("tune-net") => match gorin::eval::netfit::run(&args[1..]) {
-            Ok(()) => ExitCode::SUCCESS,
-            Err(e) => {
-                eprintln!("tune-net: {e:#}");
-                ExitCode::from(2)
-            }
-        },
+        Some("tune") => finish("tune", gorin::eval::tune::run(&args[1..])),
+        Some("tune-net") => finish("tune-net", gorin::eval::netfit::run(&args[1..])),
         Some("--version" | "-V") => {
             println!("{} {}", gorin::engine::NAME, gorin::engine::VERSION);
             ExitCode::SUCCESS
         }
         Some(other) => {
             eprintln!("usage: pbrain-gorin [bench [depth] [--threads 1,2] | bench forbid [games] | play [--help] | tune GAMES.jsonl [iterations [scale]] | tune-net RECORDS.jsonl [epochs [scale]]]   (unknown argument '{other}')");
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// An offline command's exit: success, or its error on stderr and status 2.
+fn finish(command: &str, result: anyhow::Result<()>) -> ExitCode {
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("{command}: {e:#}");
             ExitCode::from(2)
         }
     }
