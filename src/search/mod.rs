@@ -322,13 +322,13 @@ impl<'a> Searcher<'a> {
             let (score, done) = loop {
                 let first = root[0].pos;
                 let (score, best_here) = self.root_search(b, root, lo, hi, depth);
-                if let Some(p) = best_here {
-                    // Only a pass that began with the standing best compared its move to it.
-                    if self.aborted && first == best.best {
-                        // A move that beat the previous best in a finished sub-search is kept.
-                        best.best = p;
-                        best.pv = self.pv[0][..self.pv_len[0]].to_vec();
-                    }
+                // A move that beat the standing best in a finished sub-search becomes the
+                // standing best, even before its iteration ends: a pass that fails high puts
+                // it first for the re-search, so a re-search cut short still plays it. Only a
+                // pass that began with the standing best compared its move to it.
+                if let Some(p) = best_here.filter(|_| first == best.best) {
+                    best.best = p;
+                    best.pv = self.pv[0][..self.pv_len[0]].to_vec();
                 }
                 if self.aborted {
                     break (score, false);
