@@ -119,6 +119,9 @@ pub struct Board {
     net_rows: &'static [net::Row],
     /// Number of empty cells of each class, per colour.
     class_counts: [[u16; CLASS_COUNT]; 2],
+    /// False while a threat solver moves: it reads classes only, so the evaluation's sums
+    /// (`totals`, `acc`) are left alone, and its balanced make and undo leave them exact.
+    valued: bool,
     key: u64,
     side: Color,
     stones: usize,
@@ -165,6 +168,7 @@ impl Board {
             acc: [[0; 2 * NET_HIDDEN]; 2],
             net_rows: net::rows(),
             class_counts: [[0; CLASS_COUNT]; 2],
+            valued: true,
             key: 0,
             side: Color::Black,
             stones: 0,
@@ -302,6 +306,21 @@ impl Board {
         self.set_side_to_move(self.side.opp());
     }
 
+    /// `make` for the threat solvers: the evaluation's sums stay as they were, so the position
+    /// must not be evaluated before the matching `undo_unvalued`.
+    pub fn make_unvalued(&mut self, p: Pos) {
+        self.valued = false;
+        self.make(p);
+        self.valued = true;
+    }
+
+    /// Takes back a move of `make_unvalued`.
+    pub fn undo_unvalued(&mut self) {
+        self.valued = false;
+        self.undo();
+        self.valued = true;
+    }
+
     /// Puts a `color` stone on the empty point `p` as the next move of the record, whoever
     /// was to move (positions set up stone by stone); the other colour moves next.
     pub fn place(&mut self, p: Pos, color: Color) {
@@ -404,12 +423,14 @@ impl Board {
             if new != old {
                 self.keys[n][c] = new;
                 let (o, e) = (t.get(old), t.get(new));
-                self.totals[c][0] += e.value - o.value;
-                self.totals[c][1] += e.threat - o.threat;
                 self.class_counts[c][o.class as usize] -= 1;
                 self.class_counts[c][e.class as usize] += 1;
-                if o.shape != e.shape {
-                    self.net_move(c, o.shape, e.shape);
+                if self.valued {
+                    self.totals[c][0] += e.value - o.value;
+                    self.totals[c][1] += e.threat - o.threat;
+                    if o.shape != e.shape {
+                        self.net_move(c, o.shape, e.shape);
+                    }
                 }
             }
         }
@@ -438,10 +459,12 @@ impl Board {
         for c in 0..2 {
             let t = self.points[c];
             let e = t.get(self.keys[i][c]);
-            self.totals[c][0] -= e.value;
-            self.totals[c][1] -= e.threat;
             self.class_counts[c][e.class as usize] -= 1;
-            self.net_move(c, e.shape, net::NO_SHAPE);
+            if self.valued {
+                self.totals[c][0] -= e.value;
+                self.totals[c][1] -= e.threat;
+                self.net_move(c, e.shape, net::NO_SHAPE);
+            }
         }
     }
 
@@ -449,10 +472,12 @@ impl Board {
         for c in 0..2 {
             let t = self.points[c];
             let e = t.get(self.keys[i][c]);
-            self.totals[c][0] += e.value;
-            self.totals[c][1] += e.threat;
             self.class_counts[c][e.class as usize] += 1;
-            self.net_move(c, net::NO_SHAPE, e.shape);
+            if self.valued {
+                self.totals[c][0] += e.value;
+                self.totals[c][1] += e.threat;
+                self.net_move(c, net::NO_SHAPE, e.shape);
+            }
         }
     }
 

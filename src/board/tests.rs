@@ -61,6 +61,34 @@ fn make_undo_restores_everything() {
 }
 
 #[test]
+fn unvalued_moves_keep_classes_and_leave_the_sums_as_they_were() {
+    for (n, &rule) in RULES.iter().enumerate() {
+        let mut b = Board::new(15, 15, rule);
+        random_game(&mut b, 40 + n as u64, 30);
+        let before = b.clone();
+        let mut empties = Vec::new();
+        b.for_each_empty(|p| empties.push(p));
+        let mut state = 99 + n as u64;
+        for _ in 0..20 {
+            let p = empties.swap_remove((splitmix64(&mut state) % empties.len() as u64) as usize);
+            b.make_unvalued(p);
+            // Classes (what the solvers read) stay up to date; the sums wait.
+            let mut fresh = b.clone();
+            fresh.rebuild_patterns();
+            assert_eq!(b.class_counts, fresh.class_counts, "class counts drifted");
+            assert_eq!(b.totals, before.totals);
+            assert_eq!(b.acc, before.acc);
+        }
+        for _ in 0..20 {
+            b.undo_unvalued();
+        }
+        assert_consistent(&b);
+        assert_eq!(b.evaluate(), before.evaluate());
+        assert_eq!(b.key, before.key);
+    }
+}
+
+#[test]
 fn incremental_state_matches_rebuild_on_odd_sizes() {
     for (w, h) in [(5, 5), (32, 32), (20, 10), (7, 31)] {
         let mut b = Board::new(w, h, Rule::Freestyle);

@@ -73,7 +73,8 @@ impl Board {
         let lines = self.patterns(p, Color::Black);
         let side = self.side_to_move();
         self.set_side_to_move(Color::Black);
-        self.make(p);
+        // Only patterns are read here, never the evaluation.
+        self.make_unvalued(p);
         let mut real = 0;
         for (d, &pat) in lines.iter().enumerate() {
             if pat == F3 && self.three_is_real(p, d, nesting) {
@@ -83,7 +84,7 @@ impl Board {
                 }
             }
         }
-        self.undo();
+        self.undo_unvalued();
         self.set_side_to_move(side);
         real
     }

@@ -297,11 +297,11 @@ impl<'a> Solver<'a> {
 
     /// Plays `p` on the board and the line, runs `f`, and takes `p` back.
     fn after(&mut self, b: &mut Board, p: Pos, f: impl FnOnce(&mut Self, &mut Board) -> bool) -> bool {
-        b.make(p);
+        b.make_unvalued(p);
         self.path.push(p);
         let result = f(self, b);
         self.path.pop();
-        b.undo();
+        b.undo_unvalued();
         result
     }
 
@@ -396,9 +396,9 @@ impl<'a> Solver<'a> {
                 if b.class(p, defender) >= C_FOUR {
                     return true;
                 }
-                b.make(p);
+                b.make_unvalued(p);
                 let stops = !has_open_four_point(b, attacker);
-                b.undo();
+                b.undo_unvalued();
                 stops
             });
             if replies.is_empty() {
