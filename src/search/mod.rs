@@ -603,7 +603,7 @@ impl<'a> Searcher<'a> {
         b: &mut Board,
         mut alpha: i32,
         mut beta: i32,
-        depth: i32,
+        mut depth: i32,
         ply: usize,
         pv: bool,
     ) -> i32 {
@@ -633,6 +633,11 @@ impl<'a> Searcher<'a> {
             }
         }
 
+        // No move from the table: this node was never searched, or not deep enough to keep
+        // one; a shallower look costs less and orders the next visit.
+        if tt_move == Pos::NONE && depth >= 4 {
+            depth -= 1;
+        }
         if !pv && !is_decisive(alpha) && !is_decisive(beta) {
             if let Some(score) = self.shallow_cut(b, alpha, beta, depth, ply) {
                 return score;
@@ -647,6 +652,10 @@ impl<'a> Searcher<'a> {
         }
         let us = b.side_to_move();
         let defending = movepick::under_three_threat(b, us.opp());
+        // A forced defence against an open three costs no depth, like a block of a four: the
+        // attacker still pays a ply for each threat, so the line ends.
+        let extend = (defending && moves.len() <= 4 && ply < MAX_PLY / 2) as i32;
+        let child = depth - 1 + extend;
         let alpha_orig = alpha;
         let mut best_score = -INF;
         let mut best_move = Pos::NONE;
@@ -666,14 +675,14 @@ impl<'a> Searcher<'a> {
             b.make(p);
             let mut score;
             if i == 0 {
-                score = -self.negamax(b, -beta, -alpha, depth - 1, ply + 1, pv);
+                score = -self.negamax(b, -beta, -alpha, child, ply + 1, pv);
             } else {
-                score = -self.negamax(b, -alpha - 1, -alpha, depth - 1 - reduction, ply + 1, false);
+                score = -self.negamax(b, -alpha - 1, -alpha, child - reduction, ply + 1, false);
                 if score > alpha && reduction > 0 && !self.aborted {
-                    score = -self.negamax(b, -alpha - 1, -alpha, depth - 1, ply + 1, false);
+                    score = -self.negamax(b, -alpha - 1, -alpha, child, ply + 1, false);
                 }
                 if score > alpha && score < beta && pv && !self.aborted {
-                    score = -self.negamax(b, -beta, -alpha, depth - 1, ply + 1, true);
+                    score = -self.negamax(b, -beta, -alpha, child, ply + 1, true);
                 }
             }
             b.undo();
