@@ -41,8 +41,8 @@ pub struct Budget {
 pub const FAST: Budget = Budget { soft: Duration::from_millis(5), hard: Duration::from_millis(20) };
 
 /// Time kept back from a turn limit for process and pipe latency and the stop-check interval.
-/// The search overruns its hard limit by under 10 ms (slowest replies at 1 s turns: 841 ms
-/// against a limit of 834), so a tenth leaves ample room and gives the search the rest.
+/// The search overruns its hard limit by a few tens of ms at most (slowest replies at 1 s
+/// turns: 926 ms against a limit of 900), so a tenth leaves room and gives the search the rest.
 fn turn_reserve(turn_ms: i64) -> i64 {
     (turn_ms / 10).clamp(40, 1_000)
 }
