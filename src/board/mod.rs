@@ -119,9 +119,6 @@ pub struct Board {
     net_rows: &'static [net::Row],
     /// Number of empty cells of each class, per colour.
     class_counts: [[u16; CLASS_COUNT]; 2],
-    /// False while a threat solver moves: it reads classes only, so the evaluation's sums
-    /// (`totals`, `acc`) are left alone, and its balanced make and undo leave them exact.
-    valued: bool,
     key: u64,
     side: Color,
     stones: usize,
@@ -168,7 +165,6 @@ impl Board {
             acc: [[0; 2 * NET_HIDDEN]; 2],
             net_rows: net::rows(),
             class_counts: [[0; CLASS_COUNT]; 2],
-            valued: true,
             key: 0,
             side: Color::Black,
             stones: 0,
@@ -205,7 +201,7 @@ impl Board {
                 }
                 self.refresh_keys(i);
                 if self.cells[i] == EMPTY {
-                    self.enter_totals(i);
+                    self.enter_totals(i, true);
                 }
             }
         }
@@ -297,28 +293,25 @@ impl Board {
 
     /// The side to move plays `p` (which must be empty and on the board).
     pub fn make(&mut self, p: Pos) {
+        self.make_with(p, true);
+    }
+
+    /// `make` for the threat solvers, which read classes only: the evaluation's sums
+    /// (`totals`, `acc`) stay as they were, so the position must not be evaluated before the
+    /// matching `undo_unvalued` (balanced, that pair leaves the sums exact).
+    pub fn make_unvalued(&mut self, p: Pos) {
+        self.make_with(p, false);
+    }
+
+    /// `make`, updating the evaluation's sums or not (`valued`).
+    fn make_with(&mut self, p: Pos, valued: bool) {
         debug_assert!(self.is_empty(p));
         self.history.push(Undo { pos: p, bounds: self.bounds });
         let (x, y) = self.xy(p);
         self.bounds.include(x as i32, y as i32);
-        self.set_stone(p, self.side.cell());
+        self.set_stone(p, self.side.cell(), valued);
         self.key ^= zobrist::zobrist().stones[self.side as usize][p.index()];
         self.set_side_to_move(self.side.opp());
-    }
-
-    /// `make` for the threat solvers: the evaluation's sums stay as they were, so the position
-    /// must not be evaluated before the matching `undo_unvalued`.
-    pub fn make_unvalued(&mut self, p: Pos) {
-        self.valued = false;
-        self.make(p);
-        self.valued = true;
-    }
-
-    /// Takes back a move of `make_unvalued`.
-    pub fn undo_unvalued(&mut self) {
-        self.valued = false;
-        self.undo();
-        self.valued = true;
     }
 
     /// Puts a `color` stone on the empty point `p` as the next move of the record, whoever
@@ -341,11 +334,20 @@ impl Board {
 
     /// Takes back the last move.
     pub fn undo(&mut self) {
+        self.undo_with(true);
+    }
+
+    /// Takes back a move of `make_unvalued`.
+    pub fn undo_unvalued(&mut self) {
+        self.undo_with(false);
+    }
+
+    fn undo_with(&mut self, valued: bool) {
         let Some(u) = self.history.pop() else { return };
         let color = self.get(u.pos).expect("history names a stone");
         self.set_side_to_move(color);
         self.key ^= zobrist::zobrist().stones[color as usize][u.pos.index()];
-        self.set_stone(u.pos, EMPTY);
+        self.set_stone(u.pos, EMPTY, valued);
         self.bounds = u.bounds;
     }
 
@@ -361,17 +363,18 @@ impl Board {
         self.history.retain(|u| u.pos != p);
         self.set_side_to_move(color);
         self.key ^= zobrist::zobrist().stones[color as usize][p.index()];
-        self.set_stone(p, EMPTY);
+        self.set_stone(p, EMPTY, true);
         true
     }
 
     /// Writes one cell and brings every dependent code, key, total and count up to date.
-    fn set_stone(&mut self, p: Pos, cell: u8) {
+    /// `valued`: whether the evaluation's sums follow (see `make_unvalued`).
+    fn set_stone(&mut self, p: Pos, cell: u8, valued: bool) {
         let i = p.index() & SLOT_MASK;
         let placing = cell != EMPTY;
         if placing {
             self.stones += 1;
-            self.leave_totals(i);
+            self.leave_totals(i, valued);
         } else {
             self.stones -= 1;
         }
@@ -392,7 +395,7 @@ impl Board {
                     // Only empty points need their patterns: an occupied point's are rebuilt
                     // from its codes when it is emptied again.
                     if self.cells[n] == EMPTY {
-                        self.update_key(n, d, code);
+                        self.update_key(n, d, code, valued);
                     }
                 }
             }
@@ -407,12 +410,12 @@ impl Board {
         }
         if !placing {
             self.refresh_keys(i);
-            self.enter_totals(i);
+            self.enter_totals(i, valued);
         }
     }
 
     /// Refreshes direction `d` of an empty point's pattern key, keeping totals and counts.
-    fn update_key(&mut self, n: usize, d: usize, code: u32) {
+    fn update_key(&mut self, n: usize, d: usize, code: u32, valued: bool) {
         let n = n & SLOT_MASK;
         let both = self.lines[code as usize & (pattern::CODES - 1)] as PatKey;
         for c in 0..2 {
@@ -425,7 +428,7 @@ impl Board {
                 let (o, e) = (t.get(old), t.get(new));
                 self.class_counts[c][o.class as usize] -= 1;
                 self.class_counts[c][e.class as usize] += 1;
-                if self.valued {
+                if valued {
                     self.totals[c][0] += e.value - o.value;
                     self.totals[c][1] += e.threat - o.threat;
                     if o.shape != e.shape {
@@ -455,12 +458,12 @@ impl Board {
         }
     }
 
-    fn leave_totals(&mut self, i: usize) {
+    fn leave_totals(&mut self, i: usize, valued: bool) {
         for c in 0..2 {
             let t = self.points[c];
             let e = t.get(self.keys[i][c]);
             self.class_counts[c][e.class as usize] -= 1;
-            if self.valued {
+            if valued {
                 self.totals[c][0] -= e.value;
                 self.totals[c][1] -= e.threat;
                 self.net_move(c, e.shape, net::NO_SHAPE);
@@ -468,12 +471,12 @@ impl Board {
         }
     }
 
-    fn enter_totals(&mut self, i: usize) {
+    fn enter_totals(&mut self, i: usize, valued: bool) {
         for c in 0..2 {
             let t = self.points[c];
             let e = t.get(self.keys[i][c]);
             self.class_counts[c][e.class as usize] += 1;
-            if self.valued {
+            if valued {
                 self.totals[c][0] += e.value;
                 self.totals[c][1] += e.threat;
                 self.net_move(c, net::NO_SHAPE, e.shape);
