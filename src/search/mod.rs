@@ -633,8 +633,8 @@ impl<'a> Searcher<'a> {
             }
         }
 
-        // No move from the table: this node was never searched, or not deep enough to keep
-        // one; a shallower look costs less and orders the next visit.
+        // No move from the table (the node was not searched before, or its entry was
+        // replaced): a shallower look costs less and orders the next visit.
         if tt_move == Pos::NONE && depth >= 4 {
             depth -= 1;
         }
