@@ -798,6 +798,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--openings", default=None,
                    help="file of openings, one a line: offset (x,y, x,y ... from the centre) or pos (h8i9j10)")
     p.add_argument("--shuffle", action="store_true", help="shuffle the openings file with the seed")
+    p.add_argument("--first-opening", type=int, default=1, metavar="K",
+                   help="begin with the file's K-th opening (counting those that fit), going on in order "
+                        "and wrapping round; so a second match plays the openings the first did not reach")
     p.add_argument("--opening-stones", default="2-4", help="random opening size when no file: K or MIN-MAX")
     p.add_argument("--random-plies", type=int, default=0,
                    help="random stones added next to each opening (so repeated openings differ)")
@@ -844,6 +847,10 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     a.board = f"{a.width}x{a.height}"
     if a.games < 1 or a.jobs < 1 or a.turn_ms < 0 or a.tolerance_ms < 0 or a.random_plies < 0:
         p.error("--games, --jobs must be positive; --turn-ms, --tolerance-ms, --random-plies not negative")
+    if a.first_opening < 1:
+        p.error("--first-opening: K counts from 1")
+    if a.first_opening > 1 and not a.openings:
+        p.error("--first-opening: only with --openings")
     m = re.fullmatch(r"(\d+)(?:-(\d+))?", a.opening_stones)
     if not m:
         p.error("--opening-stones: K or MIN-MAX")
@@ -863,6 +870,9 @@ def make_schedule(a: argparse.Namespace) -> list[tuple[int, list[tuple[int, int]
     n_openings = a.games if a.no_swap else (a.games + 1) // 2
     if a.openings:
         book = read_openings(a.openings, a.size)
+        if a.first_opening > len(book):
+            raise OpeningError(f"--first-opening {a.first_opening}: the file has {len(book)} openings that fit")
+        book = book[a.first_opening - 1:] + book[:a.first_opening - 1]
         if a.shuffle:
             rng.shuffle(book)
         if n_openings > len(book) and not a.random_plies:
@@ -941,6 +951,9 @@ def main(argv: list[str] | None = None, prog: str = "match") -> int:
     out(f"{prog}: {a.names[0]} vs {a.names[1]}, {a.games} games, {a.board}, rule {a.rule} "
         f"({RULE_NAMES[a.rule]}), turn {a.turn_ms} ms, match {a.match_ms or 'none'}, seed {a.seed}, "
         f"jobs {a.jobs}{', swap2' if a.swap2 else ''}{', reuse' if a.reuse else ''}")
+    if a.openings and not a.shuffle and not a.random_plies:
+        out(f"note: the file's openings are played in order from opening {a.first_opening}, whatever "
+            "the seed (--shuffle or --random-plies make the seed count)")
     if a.rule == RENJU and not RENJU_PACKAGE:
         out("note: renju adjudication of forbidden moves is unavailable (the `renju` package is not "
             "importable): only black's overline is judged")

@@ -173,6 +173,29 @@ class OpeningTest(unittest.TestCase):
             self.assertEqual(len(set(g)), 5)
             self.assertEqual(g[0], (7, 7))
 
+    def test_first_opening_continues_where_a_shorter_match_stopped(self):
+        book = str(DATA / "openings" / "piskvork_openings.txt")
+        fitting = referee.read_openings(book, 15)
+
+        def openings(*extra):
+            a = match.parse_args(["--openings", book, "--games", "40", *extra])
+            return [o for _, o, _ in match.make_schedule(a)]
+
+        first = openings()
+        self.assertEqual(first[0], first[1])  # each opening with both colours
+        second = openings("--seed", "9")
+        self.assertEqual(first, second, "without --shuffle the seed changes nothing")
+        rest = openings("--first-opening", "21")
+        self.assertEqual(rest[::2], fitting[20:40])
+        self.assertFalse(set(map(tuple, first)) & set(map(tuple, rest)))
+        wrapped = openings("--first-opening", str(len(fitting)))
+        self.assertEqual(wrapped[0], fitting[-1])
+        self.assertEqual(wrapped[2], fitting[0])
+        with self.assertRaises(referee.OpeningError):
+            openings("--first-opening", str(len(fitting) + 1))
+        with contextlib.redirect_stderr(io.StringIO()), self.assertRaises(SystemExit):
+            match.parse_args(["--first-opening", "2"])
+
 
 def parse_sgf(text: str) -> list[list[dict[str, list[str]]]]:
     """A small SGF reader: a collection of game trees without variations, each a list of nodes
