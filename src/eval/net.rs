@@ -6,7 +6,7 @@
 
 use super::SHAPE_COUNT;
 
-pub const NET_HIDDEN: usize = 32;
+pub const NET_HIDDEN: usize = 16;
 /// The shape of a point without any value (renju black's forbidden points): a zero row.
 pub const NO_SHAPE: u16 = u16::MAX;
 /// Fixed-point scales of the rows and hidden biases, and of the output weights.
