@@ -148,11 +148,6 @@ fn razor_margin(depth: i32) -> i32 {
     RAZOR_MARGIN * depth
 }
 
-/// Deepest node whose late quiet moves are skipped (see `late_move_limit`). Fixed 60K nodes,
-/// 1200 games against depth 3: 598-554-48, +13 ± 20 Elo (depth 4: +8 ± 34 over 400, depth 6
-/// 47.8% of 226).
-const LATE_MOVE_DEPTH: i32 = 5;
-
 /// Quiet moves searched at a shallow node before the rest are skipped.
 fn late_move_limit(depth: i32) -> usize {
     (3 + depth * depth) as usize
@@ -670,12 +665,7 @@ impl<'a> Searcher<'a> {
             let forcing = b.class(p, us) >= crate::eval::C_THREE;
             let quiet = !defending && !forcing;
             // Late quiet moves at shallow depth are rarely best once the ordering has spoken.
-            if quiet
-                && !pv
-                && depth <= LATE_MOVE_DEPTH
-                && i >= late_move_limit(depth)
-                && best_score > -WIN_THRESHOLD
-            {
+            if quiet && !pv && depth <= 3 && i >= late_move_limit(depth) && best_score > -WIN_THRESHOLD {
                 continue;
             }
             let reduction = if quiet && depth >= 3 && i >= 3 {
