@@ -10,7 +10,7 @@ mod zobrist;
 
 use crate::eval::net::{self, NET_HIDDEN};
 use crate::eval::pattern::{self, slot, LineRule, BLACK, EMPTY, HALF, WALL, WHITE};
-use crate::eval::{params, point_tables, Class, Forbid, PatKey, Point, PointTables, CLASS_COUNT};
+use crate::eval::{params, point_tables, Class, Forbid, PatKey, Point, PointTables, CLASS_COUNT, C_FIVE};
 use crate::rules::{End, Rule};
 pub use zobrist::splitmix64;
 
@@ -119,6 +119,9 @@ pub struct Board {
     net_rows: &'static [net::Row],
     /// Number of empty cells of each class, per colour.
     class_counts: [[u16; CLASS_COUNT]; 2],
+    /// Per colour: the XOR of the indices of its five points, which names the point itself
+    /// when there is only one (the usual case), so finding it needs no scan.
+    five_xor: [usize; 2],
     key: u64,
     side: Color,
     stones: usize,
@@ -165,6 +168,7 @@ impl Board {
             acc: [[0; 2 * NET_HIDDEN]; 2],
             net_rows: net::rows(),
             class_counts: [[0; CLASS_COUNT]; 2],
+            five_xor: [0; 2],
             key: 0,
             side: Color::Black,
             stones: 0,
@@ -186,6 +190,7 @@ impl Board {
         self.totals = [[0; 2]; 2];
         self.acc = [[0; 2 * NET_HIDDEN]; 2];
         self.class_counts = [[0; CLASS_COUNT]; 2];
+        self.five_xor = [0; 2];
         for y in 0..self.height {
             for x in 0..self.width {
                 let i = self.index(x, y);
@@ -428,6 +433,9 @@ impl Board {
                 let (o, e) = (t.get(old), t.get(new));
                 self.class_counts[c][o.class as usize] -= 1;
                 self.class_counts[c][e.class as usize] += 1;
+                if (o.class == C_FIVE) != (e.class == C_FIVE) {
+                    self.five_xor[c] ^= n;
+                }
                 if valued {
                     self.totals[c][0] += e.value - o.value;
                     self.totals[c][1] += e.threat - o.threat;
@@ -463,6 +471,9 @@ impl Board {
             let t = self.points[c];
             let e = t.get(self.keys[i][c]);
             self.class_counts[c][e.class as usize] -= 1;
+            if e.class == C_FIVE {
+                self.five_xor[c] ^= i;
+            }
             if valued {
                 self.totals[c][0] -= e.value;
                 self.totals[c][1] -= e.threat;
@@ -476,6 +487,9 @@ impl Board {
             let t = self.points[c];
             let e = t.get(self.keys[i][c]);
             self.class_counts[c][e.class as usize] += 1;
+            if e.class == C_FIVE {
+                self.five_xor[c] ^= i;
+            }
             if valued {
                 self.totals[c][0] += e.value;
                 self.totals[c][1] += e.threat;
@@ -539,6 +553,12 @@ impl Board {
     #[inline]
     pub fn class_count(&self, color: Color, class: Class) -> u16 {
         self.class_counts[color as usize][class as usize]
+    }
+
+    /// `color`'s five point when it has exactly one (`None` when it has none or several).
+    #[inline]
+    pub fn single_five_point(&self, color: Color) -> Option<Pos> {
+        (self.class_count(color, C_FIVE) == 1).then(|| Pos(self.five_xor[color as usize] as u16))
     }
 
     /// Whether `color` has any point that makes a four or better.

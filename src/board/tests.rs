@@ -17,6 +17,7 @@ fn assert_consistent(b: &Board) {
     assert_eq!(b.totals, fresh.totals, "totals drifted");
     assert_eq!(b.acc, fresh.acc, "net sums drifted");
     assert_eq!(b.class_counts, fresh.class_counts, "class counts drifted");
+    assert_eq!(b.five_xor, fresh.five_xor, "five points drifted");
     let mut key = if b.side == Color::White { zobrist::zobrist().white_to_move } else { 0 };
     for p in b.moves() {
         key ^= zobrist::zobrist().stones[b.get(p).unwrap() as usize][p.index()];
@@ -76,6 +77,7 @@ fn unvalued_moves_keep_classes_and_leave_the_sums_as_they_were() {
             let mut fresh = b.clone();
             fresh.rebuild_patterns();
             assert_eq!(b.class_counts, fresh.class_counts, "class counts drifted");
+            assert_eq!(b.five_xor, fresh.five_xor, "five points drifted");
             assert_eq!(b.totals, before.totals);
             assert_eq!(b.acc, before.acc);
         }
@@ -230,4 +232,35 @@ fn candidates_are_near_stones() {
     assert!(cands.contains(&(2, 2)) && cands.contains(&(3, 0)) && cands.contains(&(3, 3)));
     assert!(!cands.contains(&(3, 1)) && !cands.contains(&(0, 0)));
     assert_eq!(cands.len(), 8 + 3);
+}
+
+#[test]
+fn a_single_five_point_is_named_without_a_scan() {
+    // Black (x, to move) has two five points, b1 and g1; white has two, a2 and f2.
+    let mut b =
+        Board::from_ascii("..xxxx.\n.oooo..\n.......\n.......\n.......\n.......\n.......", Rule::Freestyle);
+    assert_eq!(b.side_to_move(), Color::Black);
+    let fives = |b: &Board, c| {
+        let mut all = Vec::new();
+        b.for_each_candidate(|p| {
+            if b.class(p, c) == C_FIVE {
+                all.push(b.xy(p));
+            }
+        });
+        all
+    };
+    assert_eq!(fives(&b, Color::Black), vec![(1, 0), (6, 0)]);
+    assert_eq!(fives(&b, Color::White), vec![(0, 1), (5, 1)]);
+    assert_eq!(b.single_five_point(Color::Black), None, "two five points: the caller scans");
+    assert_eq!(b.single_five_point(Color::White), None);
+    // Each side blocks one end of the other's four: one five point each, named directly.
+    b.make(b.pos(0, 1).unwrap());
+    b.make(b.pos(1, 0).unwrap());
+    assert_eq!(b.single_five_point(Color::Black).map(|p| b.xy(p)), Some((6, 0)));
+    assert_eq!(b.single_five_point(Color::White).map(|p| b.xy(p)), Some((5, 1)));
+    assert_consistent(&b);
+    b.undo();
+    b.undo();
+    assert_eq!(b.single_five_point(Color::Black), None);
+    assert_consistent(&b);
 }

@@ -92,8 +92,14 @@ pub fn open_four_point(b: &mut Board, color: Color) -> Option<Pos> {
     found.into_iter().find(|&p| legal_for(b, p, color))
 }
 
-/// The point where `color` would make a five, if any.
+/// The point where `color` would make a five, if any (the first in board order when several).
 pub fn five_point(b: &Board, color: Color) -> Option<Pos> {
+    if b.class_count(color, crate::eval::C_FIVE) == 0 {
+        return None;
+    }
+    if let Some(p) = b.single_five_point(color) {
+        return Some(p);
+    }
     let mut found = None;
     b.for_each_candidate(|p| {
         if found.is_none() && b.class(p, color) == crate::eval::C_FIVE {
