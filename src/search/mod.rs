@@ -237,7 +237,7 @@ impl<'a> Searcher<'a> {
         let fallback = self.fallback_move(b);
         // Decisions that need no search: take a five, block the only five of the opponent.
         if let Some(p) = five_point(b, us).filter(|p| !self.excluded.contains(p)) {
-            return self.single(p, WIN - 1);
+            return self.proved(self.single(p, WIN - 1), &mut report);
         }
         if let Some(p) = five_point(b, us.opp()).filter(|p| !self.excluded.contains(p)) {
             if !is_legal(b, p) {
@@ -251,7 +251,7 @@ impl<'a> Searcher<'a> {
         }
         if self.excluded.is_empty() {
             if let Some(win) = self.root_threat_win(b) {
-                return win;
+                return self.proved(win, &mut report);
             }
         }
         let mut root = Vec::new();
@@ -447,6 +447,21 @@ impl<'a> Searcher<'a> {
                 return;
             }
         }
+    }
+
+    /// Reports a win proved before any search (a GUI shows it like an iteration: the proof's
+    /// plies as the depth, its line as the PV) and returns it.
+    fn proved(&self, win: Outcome, report: &mut impl FnMut(&Iteration)) -> Outcome {
+        let plies = win.pv.len() as i32;
+        report(&Iteration {
+            depth: plies,
+            sel_depth: plies,
+            score: win.score,
+            nodes: self.nodes(),
+            elapsed: self.limits.start.elapsed(),
+            pv: win.pv.clone(),
+        });
+        win
     }
 
     fn single(&self, p: Pos, score: i32) -> Outcome {
