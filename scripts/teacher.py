@@ -30,7 +30,7 @@ import sys
 import threading
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from brainproc import Brain, looks_like_move  # noqa: E402
+from brainproc import Brain, looks_like_move, parse_move  # noqa: E402
 from depth import board_command  # noqa: E402
 
 EVAL_RE = re.compile(r"(?:Eval| ev) ([+-]?M?\d+)")
@@ -66,21 +66,25 @@ def board_lines(size: int, moves: list[list[int]], nodes: int, turn_ms: int) -> 
     return [f"INFO max_node {nodes}", f"INFO timeout_turn {turn_ms}", *board_command(size, moves)]
 
 
-def ask(brain: Brain, lines: list[str], timeout_s: float) -> tuple[bool, str | None]:
+def ask(brain: Brain, lines: list[str], timeout_s: float, with_move: bool = False):
     """Whether the teacher answered in time, and its last evaluation before the move (a brain
-    may move without one, e.g. when it plays a forced move at once)."""
+    may move without one, e.g. when it plays a forced move at once); with `with_move`, also
+    the move it answered (`[x, y]`, None when unreadable)."""
     brain.send(*lines)
     ev = None
     while True:
         got = brain.read(timeout_s)
         if got is None or got[1] is None:
-            return False, None
+            return (False, None, None) if with_move else (False, None)
         line = got[1].strip()
         m = EVAL_RE.search(line)
         if line.startswith("MESSAGE") and m:
             ev = m.group(1)
         elif looks_like_move(line):
-            return True, ev
+            if not with_move:
+                return True, ev
+            move = parse_move(line)
+            return True, ev, None if move is None else list(move)
 
 
 def probability(ev: str, scale: float) -> float:

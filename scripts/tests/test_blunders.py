@@ -1,0 +1,81 @@
+"""Tests of blunders.py (run from the repository root with the others):
+
+    python3 -m unittest discover -s scripts/tests -t scripts
+
+Gorin judges a short game in which white ignores black's open three.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import unittest
+from pathlib import Path
+
+sys.dont_write_bytecode = True
+HERE = Path(__file__).resolve().parent
+SCRIPTS = HERE.parent
+REPO = SCRIPTS.parent
+sys.path.insert(0, str(SCRIPTS))
+
+import blunders  # noqa: E402
+
+GORIN = Path(os.environ.get("GORIN_BIN", REPO / "target" / "release" / "pbrain-gorin"))
+
+# Black builds an open three on row 8 (h8 i8 j8); white's third move (a5, ply 5) ignores it,
+# black makes an open four and a five.
+GAME = {
+    "game": 1, "size": 15, "black": "judge", "white": "weak", "opening": [],
+    "moves": [[7, 7], [6, 8], [8, 7], [9, 9], [9, 7], [0, 4], [10, 7], [0, 6], [11, 7]],
+    "winner": "judge", "reason": "five by judge",
+}
+
+
+class Scores(unittest.TestCase):
+    def test_mates_and_numbers(self) -> None:
+        self.assertEqual(blunders.score("+M3"), blunders.MATE - 3)
+        self.assertEqual(blunders.score("-M12"), -(blunders.MATE - 12))
+        self.assertEqual(blunders.score("-57"), -57)
+        self.assertIsNone(blunders.score(None))
+
+    def test_engine_colour_by_name_prefix(self) -> None:
+        self.assertEqual(blunders.engine_colour(GAME, "weak"), 1)
+        self.assertEqual(blunders.engine_colour(GAME, "judge"), 0)
+        self.assertIsNone(blunders.engine_colour(GAME, "other"))
+
+    def test_review_finds_the_largest_drop(self) -> None:
+        # A fake judge: white is fine until a5, then lost by force.
+        def judge(size, moves):
+            white_to_move = len(moves) % 2 == 1
+            lost = len(moves) >= 6
+            ev = -(blunders.MATE - 3) if lost else -200
+            return (ev if white_to_move else -ev), [6, 7]
+
+        r = blunders.review(GAME, 1, judge, top=1)
+        self.assertEqual([x["ply"] for x in r["rows"]], [1, 3, 5])
+        self.assertEqual(r["worst"][0]["ply"], 5)
+        self.assertEqual(r["worst"][0]["after"], -(blunders.MATE - 3))
+
+
+@unittest.skipUnless(GORIN.exists(), "needs the release build (cargo build --release)")
+class WithGorinAsJudge(unittest.TestCase):
+    def test_the_ignored_three_is_a_move_into_a_forced_loss(self) -> None:
+        with tempfile.TemporaryDirectory() as tmp:
+            games = Path(tmp, "games.jsonl")
+            games.write_text(json.dumps(GAME) + "\n")
+            run = subprocess.run(
+                [sys.executable, str(SCRIPTS / "blunders.py"), str(games), "--judge", str(GORIN),
+                 "--engine", "weak", "--nodes", "3000", "--turn-ms", "5000"],
+                capture_output=True, text=True, timeout=60)
+            self.assertEqual(run.returncode, 0, run.stderr)
+            lines = run.stdout.splitlines()
+            blunder = [line for line in lines if line.strip().startswith("ply 5:")]
+            self.assertEqual(len(blunder), 1, run.stdout)
+            self.assertIn("played a5", blunder[0])
+            self.assertIn("into a forced loss", blunder[0])
+            # The judge's own move blocks the three at one of its ends.
+            self.assertTrue(any(f"judge {p}," in blunder[0] for p in ("g8", "k8", "f8", "l8")), blunder[0])
+            self.assertIn("1 games reviewed: 0 missed wins, 1 moves into a forced loss", run.stdout)
