@@ -71,7 +71,7 @@ class Judge:
         """The judge's evaluation for the side to move after `moves`, and its move."""
         time.sleep(self.delay_s)
         lines = board_lines(size, moves, self.nodes, int(self.timeout_s * 1000))
-        answered, ev, move = ask(self.brain, lines, self.timeout_s + 5, with_move=True)
+        answered, ev, move = ask(self.brain, lines, self.timeout_s + 5)
         if not answered:
             self.brain.kill()
             self.brain = Brain(self.cmd, "judge")

@@ -66,23 +66,21 @@ def board_lines(size: int, moves: list[list[int]], nodes: int, turn_ms: int) -> 
     return [f"INFO max_node {nodes}", f"INFO timeout_turn {turn_ms}", *board_command(size, moves)]
 
 
-def ask(brain: Brain, lines: list[str], timeout_s: float, with_move: bool = False):
-    """Whether the teacher answered in time, and its last evaluation before the move (a brain
-    may move without one, e.g. when it plays a forced move at once); with `with_move`, also
-    the move it answered (`[x, y]`, None when unreadable)."""
+def ask(brain: Brain, lines: list[str], timeout_s: float) -> tuple[bool, str | None, list[int] | None]:
+    """Whether the teacher answered in time, its last evaluation before the move (a brain may
+    move without one, e.g. when it plays a forced move at once), and the move (`[x, y]`, None
+    when unreadable)."""
     brain.send(*lines)
     ev = None
     while True:
         got = brain.read(timeout_s)
         if got is None or got[1] is None:
-            return (False, None, None) if with_move else (False, None)
+            return False, None, None
         line = got[1].strip()
         m = EVAL_RE.search(line)
         if line.startswith("MESSAGE") and m:
             ev = m.group(1)
         elif looks_like_move(line):
-            if not with_move:
-                return True, ev
             move = parse_move(line)
             return True, ev, None if move is None else list(move)
 
@@ -135,7 +133,7 @@ def main() -> int:
             for i in range(k, len(spots), args.procs):
                 g, ply = spots[i]
                 size, moves, _ = games[g]
-                answered, ev = ask(brain, board_lines(size, moves[:ply], args.nodes, args.turn_ms), timeout_s)
+                answered, ev, _ = ask(brain, board_lines(size, moves[:ply], args.nodes, args.turn_ms), timeout_s)
                 if not answered:
                     failures.append(i)
                     brain.kill()

@@ -15,16 +15,7 @@
 > DONE
 < MESSAGE depth 3-3 ev +M3 * pv ?8 ?8 ?8
 < 4,7|8,7
-# A five to make: one ply.
-> BOARD
-> 5,7,1
-> 0,14,2
-> 6,7,1
-> 14,14,2
-> 7,7,1
-> 14,0,2
-> 8,7,1
-> 0,0,2
-> DONE
+# White ignores the open four: a five to make, one ply (either end, whichever four was made).
+> TURN 0,0
 < MESSAGE depth 1-1 ev +M1 * pv ?8
-< 4,7|9,7
+< 3,7|4,7|8,7|9,7

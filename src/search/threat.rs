@@ -207,7 +207,7 @@ impl<'a> Solver<'a> {
     /// Whether the side to move has a five to make (recorded as the end of the proof).
     fn takes_five(&mut self, b: &Board) -> bool {
         let us = b.side_to_move();
-        match (b.class_count(us, C_FIVE) > 0).then(|| five_point(b, us)).flatten() {
+        match five_point(b, us) {
             Some(p) => {
                 self.won_with(p);
                 true
