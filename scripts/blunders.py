@@ -8,6 +8,8 @@ evaluation before it minus the evaluation after it: a large drop is a move the j
 mistake, a drop from a win (a missed win) or into a forced loss (the judge found the opponent's
 win). Each game gets one line of evaluations and its `--top` largest drops, with the judge's own
 move in that position. A summary counts the missed wins and the moves into forced losses.
+`--save FILE` writes each of those as a JSON line (the position before the move, the move, the
+judge's move and evaluations), for replay.py to put to other binaries.
 
     python3 scripts/blunders.py --judge "/path/to/pbrain-rapfi" --engine gorin --nodes 300000 \\
         --send-delay-ms 60 games.jsonl
@@ -110,7 +112,9 @@ def main() -> int:
     ap.add_argument("--send-delay-ms", type=int, default=0, help="wait before each position (Rapfi: 60)")
     ap.add_argument("--top", type=int, default=3, help="largest drops shown per game")
     ap.add_argument("--all", action="store_true", help="review every game, not only the lost ones")
+    ap.add_argument("--save", help="write the missed wins and moves into forced losses here (JSON lines)")
     args = ap.parse_args()
+    saved = open(args.save, "w", encoding="utf-8") if args.save else None
 
     judge = Judge(args.judge, args.nodes, args.send_delay_ms / 1000, args.turn_ms / 1000)
     reviewed = missed_wins = into_losses = 0
@@ -141,9 +145,18 @@ def main() -> int:
                     into_losses += 1
                 print(f"  ply {x['ply']}: played {coord(x['move'])}, judge {best}, {x['before']} -> {x['after']}"
                       f" (drop {x['drop']}){kind}")
+                if saved and kind:
+                    moves = [list(m) for m in game["opening"]] + [list(m) for m in game["moves"]]
+                    saved.write(json.dumps({
+                        "game": game["game"], "ply": x["ply"], "size": int(game.get("size", 15)),
+                        "rule": int(game.get("rule", 0)), "moves": moves[:x["ply"]], "played": x["move"],
+                        "judge": x["best"], "kind": kind.strip(), "before": x["before"], "after": x["after"],
+                    }) + "\n")
             sys.stdout.flush()
     finally:
         judge.close()
+        if saved:
+            saved.close()
     print(f"{reviewed} games reviewed: {missed_wins} missed wins, {into_losses} moves into a forced loss")
     return 0
 

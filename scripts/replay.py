@@ -1,0 +1,106 @@
+#!/usr/bin/env python3
+"""Puts the positions where an engine went wrong (blunders.py --save) to other binaries.
+
+Each position is one where the reviewed engine missed a win or moved into a forced loss, as the
+judge saw it. Every `--engine` gets the position with `INFO timeout_turn`, and its move is
+checked by the judge (the same brain and nodes as the review): the engine *holds* a missed-win
+position when the judge still finds a forced win after its move (or the move made five), and a
+forced-loss position when the judge finds no forced win for the opponent after its move. The same
+move as the one reviewed fails without asking. Positions where the judge's own move was the one
+played are left out: the judge thought them lost already.
+
+    python3 scripts/replay.py positions.jsonl --judge "/path/to/pbrain-rapfi" --send-delay-ms 60 \\
+        --engine target/release/pbrain-gorin --engine /tmp/pbrain-gorin-old --turn-ms 1000
+
+A far cheaper signal than a match for a change meant to fix such mistakes, but only about these
+positions: a change can hold more of them and still play worse elsewhere.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shlex
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from blunders import DECIDED, Judge  # noqa: E402
+from brainproc import Brain  # noqa: E402
+from depth import board_command  # noqa: E402
+from teacher import ask  # noqa: E402
+
+MISSED_WIN = "missed win"
+FORCED_LOSS = "into a forced loss"
+
+
+def load(path: str) -> list[dict]:
+    """The saved positions worth replaying (the judge's move differs from the one played)."""
+    out = []
+    for line in Path(path).read_text(encoding="utf-8").splitlines():
+        if line.strip():
+            p = json.loads(line)
+            if p["kind"] in (MISSED_WIN, FORCED_LOSS) and p.get("judge") != p["played"]:
+                out.append(p)
+    return out
+
+
+def held(kind: str, move: list[int] | None, played: list[int], opponent_ev: int | None) -> bool:
+    """Whether a replayed move holds: `opponent_ev` is the judge's evaluation for the opponent
+    after it (None when the judge gave none, as after a five)."""
+    if move is None or move == played:
+        return False
+    if kind == MISSED_WIN:
+        return opponent_ev is None or opponent_ev <= -DECIDED
+    return opponent_ev is not None and opponent_ev < DECIDED
+
+
+def replay(engine: str, positions: list[dict], judge, turn_ms: int) -> list[bool]:
+    brain = Brain(shlex.split(engine), "engine")
+    marks = []
+    try:
+        for p in positions:
+            moves = [tuple(m) for m in p["moves"]]
+            lines = [f"INFO timeout_turn {turn_ms}", "INFO timeout_match 0", f"INFO rule {p.get('rule', 0)}",
+                     *board_command(p["size"], moves)]
+            answered, _, move = ask(brain, lines, turn_ms / 1000 + 10)
+            if not answered:
+                brain.kill()
+                brain = Brain(shlex.split(engine), "engine")
+            ev = None
+            if move is not None and move != p["played"]:
+                ev, _ = judge(p["size"], [list(m) for m in moves] + [move])
+            marks.append(held(p["kind"], move, p["played"], ev))
+    finally:
+        brain.close()
+    return marks
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("positions", help="blunders.py --save file")
+    ap.add_argument("--engine", action="append", required=True, help="brain command (repeatable)")
+    ap.add_argument("--judge", required=True, help="the judging brain's command (shell words)")
+    ap.add_argument("--nodes", type=int, default=300000, help="judge's INFO max_node per position")
+    ap.add_argument("--send-delay-ms", type=int, default=0, help="wait before each judge position (Rapfi: 60)")
+    ap.add_argument("--turn-ms", type=int, default=1000, help="the engines' INFO timeout_turn")
+    args = ap.parse_args()
+
+    positions = load(args.positions)
+    kinds = [p["kind"] for p in positions]
+    judge = Judge(args.judge, args.nodes, args.send_delay_ms / 1000, 30.0)
+    try:
+        for engine in args.engine:
+            marks = replay(engine, positions, judge, args.turn_ms)
+            wins = sum(m for m, k in zip(marks, kinds) if k == MISSED_WIN)
+            losses = sum(m for m, k in zip(marks, kinds) if k == FORCED_LOSS)
+            print(f"{engine}: held {sum(marks)}/{len(marks)} (wins kept {wins}/{kinds.count(MISSED_WIN)}, "
+                  f"forced losses avoided {losses}/{kinds.count(FORCED_LOSS)}) "
+                  + "".join("+" if m else "-" for m in marks), flush=True)
+    finally:
+        judge.close()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
