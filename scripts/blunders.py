@@ -34,6 +34,9 @@ from teacher import ask, board_lines  # noqa: E402
 
 MATE = 20000
 DECIDED = MATE - 1000
+# The two kinds of drop the summary counts (and --save writes, for replay.py).
+MISSED_WIN = "missed win"
+FORCED_LOSS = "into a forced loss"
 
 
 def score(ev: str | None) -> int | None:
@@ -83,10 +86,15 @@ class Judge:
         self.brain.close()
 
 
+def game_moves(game: dict) -> list[list[int]]:
+    """A match record's stones in order, the opening's first."""
+    return [list(m) for m in game["opening"]] + [list(m) for m in game["moves"]]
+
+
 def review(game: dict, colour: int, judge, top: int) -> dict:
     """The evaluations around each of the engine's moves and the largest drops."""
     size = int(game.get("size", 15))
-    moves = [list(m) for m in game["opening"]] + [list(m) for m in game["moves"]]
+    moves = game_moves(game)
     rows = []
     for ply in range(len(game["opening"]), len(moves)):
         if ply % 2 != colour:
@@ -138,19 +146,19 @@ def main() -> int:
                 best = coord(x["best"]) if x["best"] else "?"
                 kind = ""
                 if x["before"] is not None and x["before"] >= DECIDED and x["after"] is not None and x["after"] < DECIDED:
-                    kind = "  missed win"
+                    kind = MISSED_WIN
                     missed_wins += 1
                 elif x["after"] is not None and x["after"] <= -DECIDED and x["before"] is not None and x["before"] > -DECIDED:
-                    kind = "  into a forced loss"
+                    kind = FORCED_LOSS
                     into_losses += 1
                 print(f"  ply {x['ply']}: played {coord(x['move'])}, judge {best}, {x['before']} -> {x['after']}"
-                      f" (drop {x['drop']}){kind}")
+                      f" (drop {x['drop']}){'  ' + kind if kind else ''}")
                 if saved and kind:
-                    moves = [list(m) for m in game["opening"]] + [list(m) for m in game["moves"]]
                     saved.write(json.dumps({
                         "game": game["game"], "ply": x["ply"], "size": int(game.get("size", 15)),
-                        "rule": int(game.get("rule", 0)), "moves": moves[:x["ply"]], "played": x["move"],
-                        "judge": x["best"], "kind": kind.strip(), "before": x["before"], "after": x["after"],
+                        "rule": int(game.get("rule", 0)), "moves": game_moves(game)[:x["ply"]],
+                        "played": x["move"], "judge": x["best"], "kind": kind, "before": x["before"],
+                        "after": x["after"],
                     }) + "\n")
             sys.stdout.flush()
     finally:

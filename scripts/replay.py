@@ -25,14 +25,10 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from blunders import DECIDED, Judge  # noqa: E402
+from blunders import DECIDED, FORCED_LOSS, MISSED_WIN, Judge  # noqa: E402
 from brainproc import Brain  # noqa: E402
 from depth import board_command  # noqa: E402
 from teacher import ask  # noqa: E402
-
-MISSED_WIN = "missed win"
-FORCED_LOSS = "into a forced loss"
-
 
 def load(path: str) -> list[dict]:
     """The saved positions worth replaying (the judge's move differs from the one played)."""
@@ -60,16 +56,15 @@ def replay(engine: str, positions: list[dict], judge, turn_ms: int) -> list[bool
     marks = []
     try:
         for p in positions:
-            moves = [tuple(m) for m in p["moves"]]
             lines = [f"INFO timeout_turn {turn_ms}", "INFO timeout_match 0", f"INFO rule {p.get('rule', 0)}",
-                     *board_command(p["size"], moves)]
+                     *board_command(p["size"], p["moves"])]
             answered, _, move = ask(brain, lines, turn_ms / 1000 + 10)
             if not answered:
                 brain.kill()
                 brain = Brain(shlex.split(engine), "engine")
             ev = None
             if move is not None and move != p["played"]:
-                ev, _ = judge(p["size"], [list(m) for m in moves] + [move])
+                ev, _ = judge(p["size"], p["moves"] + [move])
             marks.append(held(p["kind"], move, p["played"], ev))
     finally:
         brain.close()
