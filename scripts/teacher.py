@@ -62,6 +62,19 @@ def to_move_won(moves: list[list[int]], winner: str | None) -> float | None:
     return 1.0 if winner == to_move else 0.0
 
 
+def pick_spots(
+    games: list[tuple[int, list[list[int]], str | None]], skip_plies: int, max_ply: int | None, count: int, seed: int
+) -> list[tuple[int, int]]:
+    """`count` positions (game index, stones on the board) drawn at random: after the first
+    `skip_plies` stones, up to `max_ply` stones when given, never the finished game."""
+    spots = []
+    for g, (_, moves, _) in enumerate(games):
+        end = len(moves) if max_ply is None else min(len(moves), max_ply + 1)
+        spots.extend((g, ply) for ply in range(skip_plies, end))
+    random.Random(seed).shuffle(spots)
+    return spots[:count]
+
+
 def board_lines(size: int, moves: list[list[int]], nodes: int, turn_ms: int) -> list[str]:
     return [f"INFO max_node {nodes}", f"INFO timeout_turn {turn_ms}", *board_command(size, moves)]
 
@@ -112,6 +125,8 @@ def main() -> int:
     ap.add_argument("--nodes", type=int, default=20000, help="INFO max_node per position")
     ap.add_argument("--turn-ms", type=int, default=10000, help="INFO timeout_turn (a bound, not the budget)")
     ap.add_argument("--skip-plies", type=int, default=6)
+    ap.add_argument("--max-ply", type=int,
+                    help="take positions of at most this many stones (the opening and early middle game)")
     ap.add_argument("--procs", type=int, default=1)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--scale", type=float, help="fix the eval-to-probability scale")
@@ -119,9 +134,7 @@ def main() -> int:
     args = ap.parse_args()
 
     games = read_games(args.games)
-    spots = [(g, ply) for g, (_, moves, _) in enumerate(games) for ply in range(args.skip_plies, len(moves))]
-    random.Random(args.seed).shuffle(spots)
-    spots = spots[: args.positions]
+    spots = pick_spots(games, args.skip_plies, args.max_ply, args.positions, args.seed)
     results: list[tuple[int, int, str] | None] = [None] * len(spots)
     failures = []
     silent = []

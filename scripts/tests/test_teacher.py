@@ -46,6 +46,18 @@ class Probability(unittest.TestCase):
         self.assertTrue(300 <= teacher.fit_scale(pairs) <= 500)
 
 
+class Spots(unittest.TestCase):
+    def test_plies_stay_in_the_asked_window(self) -> None:
+        games = [(15, [[i, 0] for i in range(n)], None) for n in (4, 9, 30)]
+        spots = teacher.pick_spots(games, 3, 8, 1000, 1)
+        # Game 0 gives plies 3; game 1 gives 3..8; game 2 gives 3..8: every one, none twice.
+        self.assertEqual(sorted(spots), [(0, 3)] + [(g, p) for g in (1, 2) for p in range(3, 9)])
+        unbounded = teacher.pick_spots(games, 3, None, 1000, 1)
+        self.assertEqual(max(p for g, p in unbounded if g == 2), 29, "the final position is not a question")
+        self.assertEqual(len(teacher.pick_spots(games, 3, 8, 5, 1)), 5)
+        self.assertEqual(teacher.pick_spots(games, 3, 8, 5, 1), teacher.pick_spots(games, 3, 8, 5, 1))
+
+
 @unittest.skipUnless(GORIN.exists(), "needs the release build (cargo build --release)")
 class Labels(unittest.TestCase):
     def test_positions_get_targets_from_the_teacher(self) -> None:
