@@ -577,7 +577,7 @@ impl Board {
 
     /// The net's share of `evaluate` (the rest is linear in the point features).
     pub fn net_value(&self) -> i32 {
-        net::output(&self.acc[self.side as usize], &self.acc[self.side.opp() as usize])
+        net::output(&self.acc[self.side as usize], &self.acc[self.side.opp() as usize], self.stones)
     }
 
     /// Calls `f` for every empty point near a stone (the whole board is empty: nothing).

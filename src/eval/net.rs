@@ -7,6 +7,10 @@
 use super::SHAPE_COUNT;
 
 pub const NET_HIDDEN: usize = 16;
+/// Output buckets by stones on the board: the hidden layer's weights to the output differ
+/// between the opening, the middle game and the later game, where the same shapes mean
+/// different things (an early open two is a plan, a late one is often dead).
+pub const NET_BUCKETS: usize = 3;
 /// The shape of a point without any value (renju black's forbidden points): a zero row.
 pub const NO_SHAPE: u16 = u16::MAX;
 /// Fixed-point scales of the rows and hidden biases, and of the output weights.
@@ -46,17 +50,28 @@ pub fn row_index(shape: u16) -> usize {
     }
 }
 
+/// The output bucket of a position with `stones` stones.
+#[inline]
+pub fn bucket(stones: usize) -> usize {
+    match stones {
+        0..=13 => 0,
+        14..=29 => 1,
+        _ => 2,
+    }
+}
+
 /// The net's correction (evaluation units) from the side to move's sums and the opponent's.
 #[inline]
-pub fn output(own: &Row, opp: &Row) -> i32 {
+pub fn output(own: &Row, opp: &Row, stones: usize) -> i32 {
+    let b = bucket(stones);
     let mut sum: i64 = 0;
     for j in 0..NET_HIDDEN {
         let h = NET_BIAS[j] + own[j] + opp[NET_HIDDEN + j];
         if h > 0 {
-            sum += NET_OUT[j] as i64 * h as i64;
+            sum += NET_OUT[b][j] as i64 * h as i64;
         }
     }
-    (sum / (ROW_SCALE * OUT_SCALE)) as i32 + NET_OUT_BIAS
+    (sum / (ROW_SCALE * OUT_SCALE)) as i32 + NET_OUT_BIAS[b]
 }
 
 #[cfg(test)]
@@ -69,5 +84,13 @@ mod tests {
         assert_eq!(rows.len(), SHAPE_COUNT + 1);
         assert!(rows[row_index(NO_SHAPE)].iter().all(|&x| x == 0));
         assert!(rows[..SHAPE_COUNT].iter().any(|r| r.iter().any(|&x| x != 0)), "a net with no weights");
+    }
+
+    #[test]
+    fn buckets_cover_every_stone_count_in_order() {
+        let buckets: Vec<usize> = (0..=32 * 32).map(bucket).collect();
+        assert_eq!(buckets[0], 0);
+        assert_eq!(*buckets.last().unwrap(), NET_BUCKETS - 1);
+        assert!(buckets.windows(2).all(|w| w[1] == w[0] || w[1] == w[0] + 1));
     }
 }

@@ -14,7 +14,7 @@
 //! hidden layer. The rows, biases and output weights are printed, quantised, as the Rust
 //! source of `src/eval/net_params.rs`.
 
-use super::net::{self, NET_HIDDEN};
+use super::net::{self, NET_BUCKETS, NET_HIDDEN};
 use super::pattern::PAT_COUNT;
 use super::tune::{self, Sample, ALL, PARAMS, SIDE};
 use super::{classify, shape, unpack, SHAPE_COUNT};
@@ -43,13 +43,15 @@ struct Net {
 
 const W: usize = ALL * NET_HIDDEN;
 const BIAS: usize = W;
+/// Output weights, one set of `NET_HIDDEN` per bucket, then one output bias per bucket.
 const OUT: usize = W + NET_HIDDEN;
-const OUT_BIAS: usize = W + 2 * NET_HIDDEN;
-const TOTAL: usize = OUT_BIAS + 1;
+const OUT_BIAS: usize = OUT + NET_BUCKETS * NET_HIDDEN;
+const TOTAL: usize = OUT_BIAS + NET_BUCKETS;
 
 impl Net {
-    /// The correction for one sample; `h` receives the hidden pre-activations.
-    fn forward(&self, x: &Inputs, h: &mut [f64; NET_HIDDEN]) -> f64 {
+    /// The correction for one sample in output bucket `b`; `h` receives the hidden
+    /// pre-activations.
+    fn forward(&self, x: &Inputs, b: usize, h: &mut [f64; NET_HIDDEN]) -> f64 {
         h.copy_from_slice(&self.p[BIAS..BIAS + NET_HIDDEN]);
         for &(i, v) in x {
             let xv = v as f64 * self.scale_in[i];
@@ -59,22 +61,23 @@ impl Net {
             }
         }
         let relu = (0..NET_HIDDEN).filter(|&j| h[j] > 0.0);
-        self.p[OUT_BIAS] + relu.map(|j| h[j] * self.p[OUT + j]).sum::<f64>()
+        let out = OUT + b * NET_HIDDEN;
+        self.p[OUT_BIAS + b] + relu.map(|j| h[j] * self.p[out + j]).sum::<f64>()
     }
 
-    fn loss(&self, xs: &[Inputs], base: &[f64], samples: &[Sample], scale: f64) -> f64 {
+    /// Mean log loss over all samples, and per output bucket (NaN for an empty bucket).
+    fn loss(&self, xs: &[Inputs], base: &[f64], samples: &[Sample], scale: f64) -> (f64, [f64; NET_BUCKETS]) {
         let mut h = [0f64; NET_HIDDEN];
-        let total: f64 = xs
-            .iter()
-            .zip(base)
-            .zip(samples)
-            .map(|((x, &b), s)| {
-                let p = tune::sigmoid((b + self.forward(x, &mut h)) / scale).clamp(1e-9, 1.0 - 1e-9);
-                let y = s.won as f64;
-                -(y * p.ln() + (1.0 - y) * (1.0 - p).ln())
-            })
-            .sum();
-        total / xs.len() as f64
+        let (mut sum, mut count) = ([0f64; NET_BUCKETS], [0usize; NET_BUCKETS]);
+        for ((x, &b), s) in xs.iter().zip(base).zip(samples) {
+            let k = net::bucket(s.stones as usize);
+            let p = tune::sigmoid((b + self.forward(x, k, &mut h)) / scale).clamp(1e-9, 1.0 - 1e-9);
+            let y = s.won as f64;
+            sum[k] -= y * p.ln() + (1.0 - y) * (1.0 - p).ln();
+            count[k] += 1;
+        }
+        let total = sum.iter().sum::<f64>() / xs.len() as f64;
+        (total, std::array::from_fn(|k| sum[k] / count[k] as f64))
     }
 }
 
@@ -118,11 +121,16 @@ fn fit(train: &[Sample], held: &[Sample], w: &[f64], scale: f64, epochs: usize) 
         *x = ((splitmix64(&mut state) >> 11) as f64 / (1u64 << 53) as f64 * 2.0 - 1.0) * 0.1;
     }
     let mut net = Net { p, scale_in };
-    eprintln!(
-        "start: log loss {:.5}, held out {:.5}",
-        net.loss(&tr, &base_tr, train, scale),
-        net.loss(&he, &base_he, held, scale)
-    );
+    let mut counts = [0usize; NET_BUCKETS];
+    held.iter().for_each(|s| counts[net::bucket(s.stones as usize)] += 1);
+    eprintln!("held-out positions per stone bucket: {counts:?}");
+    let report = |net: &Net, what: &str| {
+        let (fit, _) = net.loss(&tr, &base_tr, train, scale);
+        let (held_loss, per) = net.loss(&he, &base_he, held, scale);
+        let per: Vec<String> = per.iter().map(|l| format!("{l:.5}")).collect();
+        eprintln!("{what}: log loss {fit:.5}, held out {held_loss:.5} (by bucket {})", per.join(" "));
+    };
+    report(&net, "start");
     let (mut m, mut v) = (vec![0f64; TOTAL], vec![0f64; TOTAL]);
     let (beta1, beta2) = (0.9f64, 0.999f64);
     let mut order: Vec<usize> = (0..tr.len()).collect();
@@ -139,12 +147,14 @@ fn fit(train: &[Sample], held: &[Sample], w: &[f64], scale: f64, epochs: usize) 
             let mut rows = Vec::new();
             for &k in batch {
                 let x = &tr[k];
-                let out = base_tr[k] + net.forward(x, &mut h);
+                let b = net::bucket(train[k].stones as usize);
+                let out = base_tr[k] + net.forward(x, b, &mut h);
                 let g = (tune::sigmoid(out / scale) - train[k].won as f64) / scale / batch.len() as f64;
-                grad[OUT_BIAS] += g;
+                grad[OUT_BIAS + b] += g;
+                let outs = OUT + b * NET_HIDDEN;
                 for j in (0..NET_HIDDEN).filter(|&j| h[j] > 0.0) {
-                    grad[OUT + j] += g * h[j];
-                    let dh = g * net.p[OUT + j];
+                    grad[outs + j] += g * h[j];
+                    let dh = g * net.p[outs + j];
                     grad[BIAS + j] += dh;
                     for &(i, c) in x {
                         grad[i * NET_HIDDEN + j] += dh * c as f64 * net.scale_in[i];
@@ -171,11 +181,7 @@ fn fit(train: &[Sample], held: &[Sample], w: &[f64], scale: f64, epochs: usize) 
             }
             (BIAS..TOTAL).for_each(|q| step(q, &mut net.p));
         }
-        eprintln!(
-            "epoch {epoch}: log loss {:.5}, held out {:.5}",
-            net.loss(&tr, &base_tr, train, scale),
-            net.loss(&he, &base_he, held, scale)
-        );
+        report(&net, &format!("epoch {epoch}"));
     }
     net
 }
@@ -235,9 +241,12 @@ fn source(net: &Net) -> String {
         "pub const NET_BIAS: [i32; NET_HIDDEN] = {:?};",
         bias.map(|b| q(b, ROW_SCALE)).collect::<Vec<_>>()
     );
-    let outs: Vec<i64> = (0..NET_HIDDEN).map(|j| q(net.p[OUT + j], OUT_SCALE)).collect();
-    let _ = writeln!(out, "pub const NET_OUT: [i32; NET_HIDDEN] = {outs:?};");
-    let _ = writeln!(out, "pub const NET_OUT_BIAS: i32 = {};", net.p[OUT_BIAS].round() as i64);
+    let outs: Vec<Vec<i64>> = (0..NET_BUCKETS)
+        .map(|b| (0..NET_HIDDEN).map(|j| q(net.p[OUT + b * NET_HIDDEN + j], OUT_SCALE)).collect())
+        .collect();
+    let _ = writeln!(out, "pub const NET_OUT: [[i32; NET_HIDDEN]; NET_BUCKETS] = {outs:?};");
+    let biases: Vec<i64> = (0..NET_BUCKETS).map(|b| net.p[OUT_BIAS + b].round() as i64).collect();
+    let _ = writeln!(out, "pub const NET_OUT_BIAS: [i32; NET_BUCKETS] = {biases:?};");
     out
 }
 
@@ -272,7 +281,7 @@ mod tests {
         }
         let s = tune::sample(&b, 0.0);
         let mut h = [0f64; NET_HIDDEN];
-        net.forward(&inputs(&s), &mut h);
+        net.forward(&inputs(&s), 0, &mut h);
         let mut folded = [0f64; NET_HIDDEN];
         let us = b.side_to_move();
         b.for_each_empty(|p| {

@@ -49,6 +49,8 @@ pub(super) struct Sample {
     pub(super) shapes: Vec<(u16, f32)>,
     /// The side to move's result: 1 won, 0 lost, or a teacher's probability between.
     pub(super) won: f32,
+    /// Stones on the board (the net's output bucket).
+    pub(super) stones: u16,
 }
 
 /// What a record says about its positions.
@@ -227,7 +229,7 @@ pub(super) fn sample(b: &Board, won: f32) -> Sample {
     });
     f[2 * SIDE] = 1.0;
     let shapes = counts.iter().enumerate().filter(|(_, &c)| c > 0.0).map(|(i, &c)| (i as u16, c)).collect();
-    Sample { features: f, shapes, won }
+    Sample { features: f, shapes, won, stones: b.stone_count() as u16 }
 }
 
 pub(super) fn current_weights() -> Vec<f64> {
