@@ -19,7 +19,7 @@ use super::pattern::PAT_COUNT;
 use super::tune::{self, Sample, ALL, PARAMS, SIDE};
 use super::{classify, shape, unpack, SHAPE_COUNT};
 use crate::board::splitmix64;
-use anyhow::{Context, Result};
+use anyhow::{bail, Context, Result};
 use std::fmt::Write;
 
 const BATCH: usize = 256;
@@ -65,20 +65,32 @@ impl Net {
         self.p[OUT_BIAS + b] + relu.map(|j| h[j] * self.p[out + j]).sum::<f64>()
     }
 
-    /// Mean log loss over all samples, and per output bucket (NaN for an empty bucket).
-    fn loss(&self, xs: &[Inputs], base: &[f64], samples: &[Sample], scale: f64) -> (f64, [f64; NET_BUCKETS]) {
+    fn loss(&self, xs: &[Inputs], base: &[f64], samples: &[Sample], scale: f64) -> Loss {
         let mut h = [0f64; NET_HIDDEN];
-        let (mut sum, mut count) = ([0f64; NET_BUCKETS], [0usize; NET_BUCKETS]);
-        for ((x, &b), s) in xs.iter().zip(base).zip(samples) {
-            let k = net::bucket(s.stones as usize);
-            let p = tune::sigmoid((b + self.forward(x, k, &mut h)) / scale).clamp(1e-9, 1.0 - 1e-9);
-            let y = s.won as f64;
-            sum[k] -= y * p.ln() + (1.0 - y) * (1.0 - p).ln();
-            count[k] += 1;
-        }
-        let total = sum.iter().sum::<f64>() / xs.len() as f64;
-        (total, std::array::from_fn(|k| sum[k] / count[k] as f64))
+        log_loss(samples, base, scale, |i, s| self.forward(&xs[i], net::bucket(s.stones as usize), &mut h))
     }
+}
+
+/// Mean log loss over all samples, and per output bucket (NaN for an empty bucket).
+type Loss = (f64, [f64; NET_BUCKETS]);
+
+/// The log loss of `base` plus a correction (`correction(index, sample)`) on the samples.
+fn log_loss(
+    samples: &[Sample],
+    base: &[f64],
+    scale: f64,
+    mut correction: impl FnMut(usize, &Sample) -> f64,
+) -> Loss {
+    let (mut sum, mut count) = ([0f64; NET_BUCKETS], [0usize; NET_BUCKETS]);
+    for (i, (s, &b)) in samples.iter().zip(base).enumerate() {
+        let k = net::bucket(s.stones as usize);
+        let p = tune::sigmoid((b + correction(i, s)) / scale).clamp(1e-9, 1.0 - 1e-9);
+        let y = s.won as f64;
+        sum[k] -= y * p.ln() + (1.0 - y) * (1.0 - p).ln();
+        count[k] += 1;
+    }
+    let total = sum.iter().sum::<f64>() / samples.len() as f64;
+    (total, std::array::from_fn(|k| sum[k] / count[k] as f64))
 }
 
 fn inputs(s: &Sample) -> Inputs {
@@ -88,12 +100,17 @@ fn inputs(s: &Sample) -> Inputs {
 
 /// Runs the fit and prints `net_params.rs`.
 pub fn run(args: &[String]) -> Result<()> {
-    let path = args.first().context("usage: pbrain-gorin tune-net RECORDS.jsonl [epochs [scale]]")?;
+    let path = args.first().context("usage: pbrain-gorin tune-net RECORDS.jsonl [epochs [scale [warm]]]")?;
     let epochs: usize = args.get(1).map_or(Ok(80), |n| n.parse()).context("epochs")?;
     let scale: f64 = args.get(2).map_or(Ok(650.0), |k| k.parse()).context("scale")?;
     let (records, train, held) = tune::load(path)?;
     let w = tune::current_weights();
-    let net = fit(&train, &held, &w, scale, epochs);
+    let warm = match args.get(3).map(String::as_str) {
+        None => false,
+        Some("warm") => true,
+        Some(other) => bail!("unknown option {other:?} (only \"warm\": start from the net in net_params.rs)"),
+    };
+    let net = fit(&train, &held, &w, scale, epochs, warm);
     let text = source(&net);
     println!(
         "// Fitted by `pbrain-gorin tune-net` ({records} records, {} positions, {epochs} epochs, scale {scale:.0}).",
@@ -103,7 +120,7 @@ pub fn run(args: &[String]) -> Result<()> {
     Ok(())
 }
 
-fn fit(train: &[Sample], held: &[Sample], w: &[f64], scale: f64, epochs: usize) -> Net {
+fn fit(train: &[Sample], held: &[Sample], w: &[f64], scale: f64, epochs: usize, warm: bool) -> Net {
     let tr: Vec<Inputs> = train.iter().map(inputs).collect();
     let he: Vec<Inputs> = held.iter().map(inputs).collect();
     let base_tr: Vec<f64> = train.iter().map(|s| tune::eval(s, w)).collect();
@@ -121,14 +138,21 @@ fn fit(train: &[Sample], held: &[Sample], w: &[f64], scale: f64, epochs: usize) 
         *x = ((splitmix64(&mut state) >> 11) as f64 / (1u64 << 53) as f64 * 2.0 - 1.0) * 0.1;
     }
     let mut net = Net { p, scale_in };
+    if warm {
+        start_from_current(&mut net);
+    }
     let mut counts = [0usize; NET_BUCKETS];
     held.iter().for_each(|s| counts[net::bucket(s.stones as usize)] += 1);
     eprintln!("held-out positions per stone bucket: {counts:?}");
-    let report = |net: &Net, what: &str| {
-        let (fit, _) = net.loss(&tr, &base_tr, train, scale);
-        let (held_loss, per) = net.loss(&he, &base_he, held, scale);
+    let show = |what: &str, (fit, _): Loss, (held_loss, per): Loss| {
         let per: Vec<String> = per.iter().map(|l| format!("{l:.5}")).collect();
         eprintln!("{what}: log loss {fit:.5}, held out {held_loss:.5} (by bucket {})", per.join(" "));
+    };
+    let current =
+        |samples: &[Sample], base: &[f64]| log_loss(samples, base, scale, |_, s| current_net(s) as f64);
+    show("the net in net_params.rs", current(train, &base_tr), current(held, &base_he));
+    let report = |net: &Net, what: &str| {
+        show(what, net.loss(&tr, &base_tr, train, scale), net.loss(&he, &base_he, held, scale));
     };
     report(&net, "start");
     let (mut m, mut v) = (vec![0f64; TOTAL], vec![0f64; TOTAL]);
@@ -184,6 +208,47 @@ fn fit(train: &[Sample], held: &[Sample], w: &[f64], scale: f64, epochs: usize) 
         report(&net, &format!("epoch {epoch}"));
     }
     net
+}
+
+/// Sets the net to the one in `net_params.rs`, so that a fit refines it instead of starting
+/// over (new records then add to what the old ones taught). Its rows become the shape
+/// inputs' weights, the other inputs start at zero.
+fn start_from_current(net: &mut Net) {
+    net.p[..W].fill(0.0);
+    let rows = net::rows();
+    for role in 0..2 {
+        for (s, row) in rows.iter().enumerate().take(SHAPE_COUNT) {
+            let i = PARAMS + role * SHAPE_COUNT + s;
+            if net.scale_in[i] == 0.0 {
+                continue;
+            }
+            for j in 0..NET_HIDDEN {
+                net.p[i * NET_HIDDEN + j] = row[role * NET_HIDDEN + j] as f64 / ROW_SCALE / net.scale_in[i];
+            }
+        }
+    }
+    for j in 0..NET_HIDDEN {
+        net.p[BIAS + j] = net::NET_BIAS[j] as f64 / ROW_SCALE;
+        for b in 0..NET_BUCKETS {
+            net.p[OUT + b * NET_HIDDEN + j] = net::NET_OUT[b][j] as f64 / OUT_SCALE;
+        }
+    }
+    for b in 0..NET_BUCKETS {
+        net.p[OUT_BIAS + b] = net::NET_OUT_BIAS[b] as f64;
+    }
+}
+
+/// The correction of the net in `net_params.rs` for a sample, as the board computes it.
+fn current_net(s: &Sample) -> i32 {
+    let rows = net::rows();
+    let mut acc = [[0i32; 2 * NET_HIDDEN]; 2];
+    for &(i, c) in &s.shapes {
+        let (role, shape) = ((i as usize) / SHAPE_COUNT, (i as usize) % SHAPE_COUNT);
+        for (a, r) in acc[role].iter_mut().zip(&rows[shape]) {
+            *a += c as i32 * r;
+        }
+    }
+    net::output(&acc[0], &acc[1], s.stones as usize)
 }
 
 /// The inputs a point of shape `s` gives role `role` (0 own, 1 opponent): its four patterns,
@@ -299,6 +364,18 @@ mod tests {
                 folded[j]
             );
         }
+    }
+
+    #[test]
+    fn the_current_net_of_a_sample_is_the_boards() {
+        let mut b = crate::board::Board::new(15, 15, crate::rules::Rule::Freestyle);
+        for (n, (x, y)) in
+            [(7, 7), (8, 8), (7, 8), (6, 8), (8, 6), (9, 9), (5, 9), (9, 5)].into_iter().enumerate()
+        {
+            b.make(b.pos(x, y).unwrap());
+            assert_eq!(current_net(&tune::sample(&b, 0.5)), b.net_value(), "after {} stones", n + 1);
+        }
+        assert_ne!(b.net_value(), 0, "the comparison says nothing if the net is silent");
     }
 
     #[test]
