@@ -1,4 +1,4 @@
-//! Fitting the evaluation's net (`pbrain-gorin tune-net RECORDS.jsonl [epochs [scale]]`).
+//! Fitting the evaluation's net (`pbrain-gorin tune-net RECORDS.jsonl [epochs [scale [warm]]]`).
 //!
 //! The net is a correction on top of the linear evaluation, which stays fixed: its inputs are
 //! the same per-point counts `tune` fits (line patterns, classes, combinations, shapes, for
