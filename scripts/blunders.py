@@ -72,10 +72,10 @@ class Judge:
         self.timeout_s = timeout_s
         self.brain = Brain(self.cmd, "judge")
 
-    def __call__(self, size: int, moves: list[list[int]]) -> tuple[int | None, str | None]:
-        """The judge's evaluation for the side to move after `moves`, and its move."""
+    def __call__(self, size: int, moves: list[list[int]], rule: int) -> tuple[int | None, str | None]:
+        """The judge's evaluation for the side to move after `moves` under `rule`, and its move."""
         time.sleep(self.delay_s)
-        lines = board_lines(size, moves, self.nodes, int(self.timeout_s * 1000))
+        lines = board_lines(size, moves, self.nodes, int(self.timeout_s * 1000), rule)
         answered, ev, move = ask(self.brain, lines, self.timeout_s + 5)
         if not answered:
             self.brain.kill()
@@ -94,13 +94,14 @@ def game_moves(game: dict) -> list[list[int]]:
 def review(game: dict, colour: int, judge, top: int) -> dict:
     """The evaluations around each of the engine's moves and the largest drops."""
     size = int(game.get("size", 15))
+    rule = int(game.get("rule", 0))
     moves = game_moves(game)
     rows = []
     for ply in range(len(game["opening"]), len(moves)):
         if ply % 2 != colour:
             continue
-        before, best = judge(size, moves[:ply])
-        after_them, _ = judge(size, moves[:ply + 1])
+        before, best = judge(size, moves[:ply], rule)
+        after_them, _ = judge(size, moves[:ply + 1], rule)
         after = None if after_them is None else -after_them
         drop = before - after if before is not None and after is not None else 0
         rows.append({"ply": ply, "move": moves[ply], "best": best, "before": before, "after": after, "drop": drop})

@@ -64,7 +64,7 @@ def replay(engine: str, positions: list[dict], judge, turn_ms: int) -> list[bool
                 brain = Brain(shlex.split(engine), "engine")
             ev = None
             if move is not None and move != p["played"]:
-                ev, _ = judge(p["size"], p["moves"] + [move])
+                ev, _ = judge(p["size"], p["moves"] + [move], p.get("rule", 0))
             marks.append(held(p["kind"], move, p["played"], ev))
     finally:
         brain.close()

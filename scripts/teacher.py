@@ -4,7 +4,8 @@
 Positions are drawn at random (`--seed`) from finished games (JSON lines with `size`, `moves` and
 `winner` or `result.winner`, as the Gomocup 2016 set and match.py's `--jsonl` files hold them),
 skipping the first `--skip-plies` plies. Each is sent to the teacher as `BOARD` with
-`INFO max_node` (and a loose `INFO timeout_turn`, so a brain without a node limit still answers),
+`INFO max_node` (and a loose `INFO timeout_turn`, so a brain without a node limit still answers)
+under freestyle (`INFO rule 0`, the rule the evaluation is fitted for),
 and the teacher's last `MESSAGE` evaluation is read: Rapfi's `Eval E` or Gorin's `ev E`, where
 `+M n` / `-M n` is a win / loss for the side to move. The evaluation becomes a probability by a
 logistic scale fitted to the results of the games the positions came from (`--scale` to fix it);
@@ -75,8 +76,11 @@ def pick_spots(
     return spots[:count]
 
 
-def board_lines(size: int, moves: list[list[int]], nodes: int, turn_ms: int) -> list[str]:
-    return [f"INFO max_node {nodes}", f"INFO timeout_turn {turn_ms}", *board_command(size, moves)]
+def board_lines(size: int, moves: list[list[int]], nodes: int, turn_ms: int, rule: int = 0) -> list[str]:
+    """A position for a teacher or judge; `rule` is the protocol's `INFO rule` number (a brain keeps
+    the last one it was sent, so every position names its own)."""
+    return [f"INFO rule {rule}", f"INFO max_node {nodes}", f"INFO timeout_turn {turn_ms}",
+            *board_command(size, moves)]
 
 
 def ask(brain: Brain, lines: list[str], timeout_s: float) -> tuple[bool, str | None, list[int] | None]:

@@ -48,7 +48,7 @@ class Scores(unittest.TestCase):
 
     def test_review_finds_the_largest_drop(self) -> None:
         # A fake judge: white is fine until a5, then lost by force.
-        def judge(size, moves):
+        def judge(size, moves, rule):
             white_to_move = len(moves) % 2 == 1
             lost = len(moves) >= 6
             ev = -(blunders.MATE - 3) if lost else -200
@@ -58,6 +58,26 @@ class Scores(unittest.TestCase):
         self.assertEqual([x["ply"] for x in r["rows"]], [1, 3, 5])
         self.assertEqual(r["worst"][0]["ply"], 5)
         self.assertEqual(r["worst"][0]["after"], -(blunders.MATE - 3))
+
+    def test_the_judge_gets_the_games_rule(self) -> None:
+        seen = []
+
+        def judge(size, moves, rule):
+            seen.append(rule)
+            return 0, [6, 7]
+
+        blunders.review(dict(GAME, rule=4), 1, judge, top=1)
+        self.assertTrue(seen)
+        self.assertEqual(set(seen), {4})
+        seen.clear()
+        blunders.review({k: v for k, v in GAME.items() if k != "rule"}, 1, judge, top=1)
+        self.assertEqual(set(seen), {0}, "a record without a rule is freestyle")
+
+    def test_each_judge_position_names_its_rule_first(self) -> None:
+        lines = blunders.board_lines(15, [[7, 7], [8, 8]], 1000, 5000, 4)
+        self.assertEqual(lines[0], "INFO rule 4")
+        self.assertIn("BOARD", lines)
+        self.assertLess(lines.index("INFO rule 4"), lines.index("BOARD"))
 
 
 @unittest.skipUnless(GORIN.exists(), "needs the release build (cargo build --release)")
