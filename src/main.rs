@@ -20,12 +20,14 @@ fn main() -> ExitCode {
         Some("play") => gorin::play::run(&args[1..]),
         Some("tune") => finish("tune", gorin::eval::tune::run(&args[1..])),
         Some("tune-net") => finish("tune-net", gorin::eval::netfit::run(&args[1..])),
+        Some("tune-policy") => finish("tune-policy", gorin::eval::policyfit::run(&args[1..])),
+        Some("tune-rank") => finish("tune-rank", gorin::eval::rankfit::run(&args[1..])),
         Some("--version" | "-V") => {
             println!("{} {}", gorin::engine::NAME, gorin::engine::VERSION);
             ExitCode::SUCCESS
         }
         Some(other) => {
-            eprintln!("usage: pbrain-gorin [bench [depth] [--threads 1,2] | bench forbid [games] | play [--help] | tune GAMES.jsonl [iterations [scale]] | tune-net RECORDS.jsonl [epochs [scale [warm]]]]   (unknown argument '{other}')");
+            eprintln!("usage: pbrain-gorin [bench [depth] [--threads 1,2] | bench forbid [games] | play [--help] | tune GAMES.jsonl [iterations [scale]] | tune-net RECORDS.jsonl [epochs [scale [warm]]] | tune-policy GAMES.jsonl [epochs] | tune-rank GAMES.jsonl [epochs [temperature [rate [TEACHER.jsonl [weight]]]]]]   (unknown argument '{other}')");
             ExitCode::from(2)
         }
     }

@@ -538,10 +538,16 @@ impl Board {
         self.point(p, color).value
     }
 
-    /// The potential `p` holds for `color` as its opponent sees it (what a block there denies).
+    /// The shape of `p` for `color` (`eval::shape`; `NO_SHAPE` where it has no value).
     #[inline]
-    pub fn threat_value(&self, p: Pos, color: Color) -> i32 {
-        self.point(p, color).threat
+    pub fn shape(&self, p: Pos, color: Color) -> u16 {
+        self.point(p, color).shape
+    }
+
+    /// The four line patterns `color` would make at `p`, packed (see `eval::PatKey`).
+    #[inline]
+    pub fn pattern_key(&self, p: Pos, color: Color) -> crate::eval::PatKey {
+        self.keys[p.index()][color as usize]
     }
 
     /// The four line patterns `color` would make at `p`.

@@ -5,6 +5,9 @@ pub mod net;
 pub mod netfit;
 pub mod params;
 pub mod pattern;
+pub mod policy;
+pub mod policyfit;
+pub mod rankfit;
 pub mod tune;
 
 use pattern::{Pat, B3, B4, D4, F2, F3, F4, F5, OL, PAT_COUNT};

@@ -239,7 +239,7 @@ fn start_from_current(net: &mut Net) {
 }
 
 /// The correction of the net in `net_params.rs` for a sample, as the board computes it.
-fn current_net(s: &Sample) -> i32 {
+pub(super) fn current_net(s: &Sample) -> i32 {
     let rows = net::rows();
     let mut acc = [[0i32; 2 * NET_HIDDEN]; 2];
     for &(i, c) in &s.shapes {

@@ -39,7 +39,7 @@ pub(super) const ALL: usize = PARAMS + 2 * SHAPE_COUNT;
 /// L2 penalty on the shape corrections (per unit of mean log loss). Held-out log loss on the
 /// 80,697 teacher positions: 0.5455 at 1e-7, 0.5459 at 1e-6, 0.5475 at 1e-5 (0.5577 without
 /// shapes).
-const SHAPE_L2: f64 = 1e-7;
+pub(super) const SHAPE_L2: f64 = 1e-7;
 /// Plies at the start of a game that say little about the result.
 const SKIP_PLIES: usize = 6;
 
@@ -293,7 +293,7 @@ fn best_scale(samples: &[Sample], w: &[f64]) -> f64 {
 /// would shift the evaluation by more than the fit gains, so they stay at 0 (with the class
 /// and the combination "none", and the shapes of nothing better than closed twos) and the
 /// other weights absorb them.
-fn fixed(i: usize) -> bool {
+pub(super) fn fixed(i: usize) -> bool {
     if i >= PARAMS {
         return shape_best((i - PARAMS) % SHAPE_COUNT) <= B2;
     }
@@ -342,7 +342,7 @@ fn fit(samples: &[Sample], w: &mut [f64], scale: f64, iterations: usize) {
     }
 }
 
-fn print_weights(w: &[f64]) {
+pub(super) fn print_weights(w: &[f64]) {
     let side = |s: usize, sign: f64| -> (Vec<i64>, Vec<i64>, Vec<i64>) {
         let weights = |from: usize, n: usize| -> Vec<i64> {
             (0..n).map(|k| (sign * w[s * SIDE + from + k]).round() as i64).collect()

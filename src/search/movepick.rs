@@ -6,7 +6,7 @@
 //! first. Otherwise every candidate near the stones is generated.
 
 use crate::board::{Board, Color, Pos};
-use crate::eval::{C_FOUR, C_OPEN_FOUR, LEGAL};
+use crate::eval::{policy, C_FOUR, C_OPEN_FOUR, LEGAL};
 use crate::rules::Rule;
 
 /// A move and its ordering score.
@@ -49,11 +49,12 @@ pub fn generate(b: &mut Board, out: &mut Vec<Scored>, killers: &[Pos; 2], histor
     let us = b.side_to_move();
     let them = us.opp();
     let defending = under_three_threat(b, them);
+    let recent = policy::Recent::of(b);
     b.for_each_candidate(|p| {
         if defending && b.class(p, us) < C_FOUR && b.class(p, them) < C_FOUR {
             return;
         }
-        let mut score = b.point_value(p, us) + b.threat_value(p, them);
+        let mut score = policy::score(b, p, us, &recent);
         if p == tt_move {
             score += TT_MOVE_BONUS;
         } else if killers.contains(&p) {
