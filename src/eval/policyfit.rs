@@ -10,10 +10,11 @@
 
 use super::pattern::PAT_COUNT;
 use super::policy::{distance_bucket, Recent, DIST_BUCKETS};
+use super::tune;
 use super::{point_tables, shape, CLASS_COUNT, SHAPE_COUNT};
 use crate::board::{Board, Color, Pos};
 use crate::rules::Rule;
-use crate::search::movepick::{self, five_point};
+use crate::search::movepick::{self, five_point, Scored};
 use anyhow::{bail, Context, Result};
 
 const OWN: usize = 0;
@@ -93,60 +94,58 @@ pub fn run(args: &[String]) -> Result<()> {
 
 /// Board size and every move (opening stones first) of one JSONL game record.
 pub(super) fn parse(line: &str) -> Option<(usize, Vec<(i64, i64)>)> {
-    let size = number_after(line, "\"size\":")? as usize;
+    let size = tune::number_after(line, "\"size\":")? as usize;
     let mut moves = Vec::new();
     for key in ["\"opening\":", "\"moves\":"] {
         let Some(list) = line.split(key).nth(1) else { continue };
         let list = list.trim_start();
-        if list.starts_with("[]") {
-            continue;
+        if !list.starts_with("[]") {
+            moves.extend(tune::coordinates(list)?);
         }
-        let end = list.find("]]")?;
-        let nums: Vec<i64> = list[..end]
-            .split(|c: char| !c.is_ascii_digit())
-            .filter(|s| !s.is_empty())
-            .filter_map(|s| s.parse().ok())
-            .collect();
-        moves.extend(nums.chunks_exact(2).map(|c| (c[0], c[1])));
     }
     Some((size, moves))
 }
 
-fn number_after(line: &str, key: &str) -> Option<i64> {
-    let rest = line.split(key).nth(1)?.trim_start();
-    let digits: String = rest.chars().take_while(|c| c.is_ascii_digit()).collect();
-    digits.parse().ok()
-}
-
-/// The positions of one game where the move played is among the generated candidates and
-/// no five decides it.
-fn collect(size: usize, moves: &[(i64, i64)], out: &mut Vec<Position>) {
+/// Replays a game on a freestyle board and calls `f` with each position from ply `from` on
+/// that no five decides, the move played there and the generated candidates (ordered as the
+/// search would, without killers or history). The board is as before `f` when it returns.
+pub(super) fn for_each_choice(
+    size: usize,
+    moves: &[(i64, i64)],
+    from: usize,
+    mut f: impl FnMut(&mut Board, Pos, &[Scored]),
+) {
     let mut b = Board::new(size, size, Rule::Freestyle);
     let history = vec![0; crate::board::MAX_CELLS];
     let mut list = Vec::new();
     for (ply, &(x, y)) in moves.iter().enumerate() {
         let Some(p) = b.pos(x, y).filter(|&p| b.is_empty(p)) else { return };
         let us = b.side_to_move();
-        if ply >= 2 && five_point(&b, us).is_none() && five_point(&b, us.opp()).is_none() {
+        if ply >= from && five_point(&b, us).is_none() && five_point(&b, us.opp()).is_none() {
             movepick::generate(&mut b, &mut list, &[Pos::NONE; 2], &history, Pos::NONE);
-            if list.len() > 1 {
-                if let Some(chosen) = list.iter().position(|m| m.pos == p) {
-                    let cands = list
-                        .iter()
-                        .map(|m| {
-                            let mut c = candidate(&b, m.pos);
-                            b.make(m.pos);
-                            c.after = -b.evaluate() as f32;
-                            b.undo();
-                            c
-                        })
-                        .collect();
-                    out.push(Position { cands, chosen });
-                }
-            }
+            f(&mut b, p, &list);
         }
         b.make(p);
     }
+}
+
+/// The positions of one game where the move played is among the generated candidates and
+/// no five decides it.
+fn collect(size: usize, moves: &[(i64, i64)], out: &mut Vec<Position>) {
+    for_each_choice(size, moves, 2, |b, p, list| {
+        let Some(chosen) = list.iter().position(|m| m.pos == p).filter(|_| list.len() > 1) else { return };
+        let cands = list
+            .iter()
+            .map(|m| {
+                let mut c = candidate(b, m.pos);
+                b.make(m.pos);
+                c.after = -b.evaluate() as f32;
+                b.undo();
+                c
+            })
+            .collect();
+        out.push(Position { cands, chosen });
+    });
 }
 
 fn candidate(b: &Board, p: Pos) -> Cand {

@@ -15,8 +15,6 @@
 use super::tune::{self, Sample, ALL, PARAMS};
 use super::{C_FIVE, C_OPEN_FOUR};
 use crate::board::{Board, Pos};
-use crate::rules::Rule;
-use crate::search::movepick::{self, five_point};
 use anyhow::{bail, Context, Result};
 
 const USAGE: &str =
@@ -181,47 +179,34 @@ fn quiet_after(b: &mut Board, q: Pos) -> bool {
 }
 
 fn collect(size: usize, moves: &[(i64, i64)], seen: &mut usize, out: &mut Vec<Choice>) {
-    let mut b = Board::new(size, size, Rule::Freestyle);
-    let history = vec![0; crate::board::MAX_CELLS];
-    let mut list = Vec::new();
-    for (ply, &(x, y)) in moves.iter().enumerate() {
-        let Some(p) = b.pos(x, y).filter(|&p| b.is_empty(p)) else { return };
-        let us = b.side_to_move();
-        if ply >= 4 && five_point(&b, us).is_none() && five_point(&b, us.opp()).is_none() {
-            *seen += 1;
-            if seen.is_multiple_of(STRIDE) {
-                movepick::generate(&mut b, &mut list, &[Pos::NONE; 2], &history, Pos::NONE);
-                if let Some(at) = list.iter().position(|m| m.pos == p).filter(|_| list.len() > 1) {
-                    let quiet: Vec<Pos> =
-                        list.iter().map(|m| m.pos).filter(|&q| quiet_after(&mut b, q)).collect();
-                    let mut keep: Vec<Pos> = quiet.iter().copied().take(KEEP).collect();
-                    if at >= KEEP && quiet.contains(&p) && !keep.contains(&p) {
-                        keep.push(p);
-                    }
-                    let Some(chosen) = keep.iter().position(|&q| q == p).filter(|_| keep.len() > 1) else {
-                        b.make(p);
-                        continue;
-                    };
-                    let children = keep
-                        .iter()
-                        .map(|&q| {
-                            b.make(q);
-                            let child = (tune::sample(&b, 0.0), b.net_value() as f64);
-                            b.undo();
-                            child
-                        })
-                        .collect();
-                    out.push(Choice { children, chosen });
-                }
-            }
+    super::policyfit::for_each_choice(size, moves, 4, |b, p, list| {
+        *seen += 1;
+        if !seen.is_multiple_of(STRIDE) || list.len() < 2 {
+            return;
         }
-        b.make(p);
-    }
+        let quiet: Vec<Pos> = list.iter().map(|m| m.pos).filter(|&q| quiet_after(b, q)).collect();
+        let mut keep: Vec<Pos> = quiet.iter().copied().take(KEEP).collect();
+        if quiet.contains(&p) && !keep.contains(&p) {
+            keep.push(p);
+        }
+        let Some(chosen) = keep.iter().position(|&q| q == p).filter(|_| keep.len() > 1) else { return };
+        let children = keep
+            .iter()
+            .map(|&q| {
+                b.make(q);
+                let child = (tune::sample(b, 0.0), b.net_value() as f64);
+                b.undo();
+                child
+            })
+            .collect();
+        out.push(Choice { children, chosen });
+    });
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rules::Rule;
 
     #[test]
     fn only_moves_the_search_would_evaluate_are_ranked() {

@@ -143,18 +143,22 @@ fn parse_game(line: &str) -> Option<Game> {
             _ => return None,
         }
     };
-    let list = line.split("\"moves\":").nth(1)?;
+    let moves = coordinates(line.split("\"moves\":").nth(1)?)?;
+    Some((size, moves, label))
+}
+
+/// The `[[x, y], ...]` list at the start of `list` (`None` if it does not end with `]]`).
+pub(super) fn coordinates(list: &str) -> Option<Vec<(i64, i64)>> {
     let end = list.find("]]")?;
     let nums: Vec<i64> = list[..end]
         .split(|c: char| !c.is_ascii_digit())
         .filter(|s| !s.is_empty())
         .filter_map(|s| s.parse().ok())
         .collect();
-    let moves = nums.chunks_exact(2).map(|c| (c[0], c[1])).collect();
-    Some((size, moves, label))
+    Some(nums.chunks_exact(2).map(|c| (c[0], c[1])).collect())
 }
 
-fn number_after(line: &str, key: &str) -> Option<i64> {
+pub(super) fn number_after(line: &str, key: &str) -> Option<i64> {
     let rest = line.split(key).nth(1)?.trim_start();
     let digits: String = rest.chars().take_while(|c| c.is_ascii_digit()).collect();
     digits.parse().ok()
