@@ -75,7 +75,7 @@ impl Net {
 type Loss = (f64, [f64; NET_BUCKETS]);
 
 /// The log loss of `base` plus a correction (`correction(index, sample)`) on the samples.
-fn log_loss(
+pub(super) fn log_loss(
     samples: &[Sample],
     base: &[f64],
     scale: f64,

@@ -12,7 +12,7 @@ use super::pattern::PAT_COUNT;
 use super::policy::{distance_bucket, Recent, DIST_BUCKETS};
 use super::tune;
 use super::{point_tables, shape, CLASS_COUNT, SHAPE_COUNT};
-use crate::board::{Board, Color, Pos};
+use crate::board::{Board, Pos};
 use crate::rules::Rule;
 use crate::search::movepick::{self, five_point, Scored};
 use anyhow::{bail, Context, Result};
@@ -27,7 +27,7 @@ const PAIR: usize = NEAR_PREV + DIST_BUCKETS;
 const CLASSES: usize = PAIR + PAT_COUNT * PAT_COUNT;
 const TOTAL: usize = CLASSES + CLASS_COUNT * CLASS_COUNT;
 /// No shape (a point the side may not play): no weight.
-const NO: u16 = u16::MAX;
+const NO: u16 = super::net::NO_SHAPE;
 /// Adam step in score units, and the pull of the weights back to where they started.
 const RATE: f64 = 0.5;
 const L2: f64 = 1e-6;
@@ -129,15 +129,22 @@ pub(super) fn for_each_choice(
     }
 }
 
+/// `ln(sum(exp(x)))` of scores, computed without overflow.
+pub(super) fn log_sum_exp(x: &[f64]) -> f64 {
+    let max = x.iter().cloned().fold(f64::MIN, f64::max);
+    max + x.iter().map(|v| (v - max).exp()).sum::<f64>().ln()
+}
+
 /// The positions of one game where the move played is among the generated candidates and
 /// no five decides it.
 fn collect(size: usize, moves: &[(i64, i64)], out: &mut Vec<Position>) {
     for_each_choice(size, moves, 2, |b, p, list| {
         let Some(chosen) = list.iter().position(|m| m.pos == p).filter(|_| list.len() > 1) else { return };
+        let recent = Recent::of(b);
         let cands = list
             .iter()
             .map(|m| {
-                let mut c = candidate(b, m.pos);
+                let mut c = candidate(b, m.pos, &recent);
                 b.make(m.pos);
                 c.after = -b.evaluate() as f32;
                 b.undo();
@@ -148,24 +155,16 @@ fn collect(size: usize, moves: &[(i64, i64)], out: &mut Vec<Position>) {
     });
 }
 
-fn candidate(b: &Board, p: Pos) -> Cand {
+/// The features `policy::score` reads of the candidate `p` for the side to move.
+fn candidate(b: &Board, p: Pos, recent: &Recent) -> Cand {
     let us = b.side_to_move();
-    let shape_of = |color: Color| {
-        let pats = b.patterns(p, color);
-        if b.forbid_hint(p, color) == super::FORBIDDEN || pats.iter().any(|&x| x as usize >= PAT_COUNT) {
-            NO
-        } else {
-            shape(&pats) as u16
-        }
-    };
     let (po, pt) = (b.patterns(p, us), b.patterns(p, us.opp()));
     let pairs = [0, 1, 2, 3].map(|d| (po[d] as usize * PAT_COUNT + pt[d] as usize) as u8);
     let classes = (b.class(p, us) as usize * CLASS_COUNT + b.class(p, us.opp()) as usize) as u8;
-    let recent = Recent::of(b);
     let (x, y) = b.xy(p);
     Cand {
-        own: shape_of(us),
-        opp: shape_of(us.opp()),
+        own: b.shape(p, us),
+        opp: b.shape(p, us.opp()),
         last: distance_bucket(x, y, recent.last) as u8,
         prev: distance_bucket(x, y, recent.prev) as u8,
         pairs,
@@ -219,9 +218,7 @@ fn measure(ps: &[Position], w: &[f64], scale: f64) -> (f64, f64) {
     for p in ps {
         s.clear();
         s.extend(p.cands.iter().map(|c| score(c, w) / scale));
-        let max = s.iter().cloned().fold(f64::MIN, f64::max);
-        let z: f64 = s.iter().map(|x| (x - max).exp()).sum();
-        loss += max + z.ln() - s[p.chosen];
+        loss += log_sum_exp(&s) - s[p.chosen];
         let rank = s.iter().enumerate().filter(|&(i, &x)| i != p.chosen && x >= s[p.chosen]).count();
         if rank == 0 {
             top += 1;
@@ -269,11 +266,10 @@ fn fit(ps: &[Position], w: &mut [f64], scale: f64, epochs: usize, mut report: im
                 let p = &ps[k];
                 s.clear();
                 s.extend(p.cands.iter().map(|c| score(c, w) / scale));
-                let max = s.iter().cloned().fold(f64::MIN, f64::max);
-                let z: f64 = s.iter().map(|x| (x - max).exp()).sum();
+                let log_z = log_sum_exp(&s);
                 for (i, c) in p.cands.iter().enumerate() {
                     let d =
-                        ((s[i] - max).exp() / z - (i == p.chosen) as u8 as f64) / scale / batch.len() as f64;
+                        ((s[i] - log_z).exp() - (i == p.chosen) as u8 as f64) / scale / batch.len() as f64;
                     let mut add = |q: usize| {
                         if g[q] == 0.0 {
                             touched.push(q);
@@ -341,7 +337,7 @@ mod tests {
         let (w, us, recent) = (current(), b.side_to_move(), Recent::of(&b));
         let mut n = 0;
         b.for_each_candidate(|p| {
-            let fitted = score(&candidate(&b, p), &w);
+            let fitted = score(&candidate(&b, p, &recent), &w);
             assert_eq!(
                 fitted as i32,
                 super::super::policy::score(&b, p, us, &recent),

@@ -12,6 +12,7 @@
 //! times `weight`, to keep the values calibrated while the ranks move. Only moves after which
 //! the search would evaluate the position are ranked: no five to make or to stop, no open four.
 
+use super::policyfit::log_sum_exp;
 use super::tune::{self, Sample, ALL, PARAMS};
 use super::{C_FIVE, C_OPEN_FOUR};
 use crate::board::{Board, Pos};
@@ -84,19 +85,12 @@ pub fn run(args: &[String]) -> Result<()> {
             let mut g = vec![0f64; ALL];
             for c in batch {
                 let vals: Vec<f64> = c.children.iter().map(|(s, net)| value(s, *net, &w) / temp).collect();
-                let max = vals.iter().cloned().fold(f64::MIN, f64::max);
-                let z: f64 = vals.iter().map(|x| (x - max).exp()).sum();
+                let log_z = log_sum_exp(&vals);
                 for (i, (s, _)) in c.children.iter().enumerate() {
                     // value = -(eval of the child), so d loss / d w = -(p - y) / T * features.
-                    let d = -((vals[i] - max).exp() / z - (i == c.chosen) as u8 as f64)
-                        / temp
-                        / batch.len() as f64;
-                    for (k, &f) in s.features.iter().enumerate() {
-                        g[k] += d * f as f64;
-                    }
-                    for &(k, n) in &s.shapes {
-                        g[PARAMS + k as usize] += d * n as f64;
-                    }
+                    let d =
+                        -((vals[i] - log_z).exp() - (i == c.chosen) as u8 as f64) / temp / batch.len() as f64;
+                    tune::add_gradient(&mut g, s, d);
                 }
             }
             if let Some((tr, ntr, _, _)) = &teacher {
@@ -109,12 +103,7 @@ pub fn run(args: &[String]) -> Result<()> {
                     let err = weight * (tune::sigmoid((tune::eval(s, &w) + ntr[k]) / SCALE) - s.won as f64)
                         / SCALE
                         / n as f64;
-                    for (q, &f) in s.features.iter().enumerate() {
-                        g[q] += err * f as f64;
-                    }
-                    for &(q, c) in &s.shapes {
-                        g[PARAMS + q as usize] += err * c as f64;
-                    }
+                    tune::add_gradient(&mut g, s, err);
                 }
             }
             t += 1;
@@ -135,17 +124,9 @@ pub fn run(args: &[String]) -> Result<()> {
 /// The logistic scale of the evaluation (see `params`: 650 is one logit).
 const SCALE: f64 = 650.0;
 
+/// The teacher records' log loss with the linear weights `w` on top of the net's share.
 fn teacher_loss(samples: &[Sample], net: &[f64], w: &[f64]) -> f64 {
-    let total: f64 = samples
-        .iter()
-        .zip(net)
-        .map(|(s, n)| {
-            let p = tune::sigmoid((tune::eval(s, w) + n) / SCALE).clamp(1e-9, 1.0 - 1e-9);
-            let y = s.won as f64;
-            -(y * p.ln() + (1.0 - y) * (1.0 - p).ln())
-        })
-        .sum();
-    total / samples.len() as f64
+    super::netfit::log_loss(samples, net, SCALE, |_, s| tune::eval(s, w)).0
 }
 
 /// The side that moved: minus the evaluation of the child for its side to move.
@@ -157,9 +138,7 @@ fn measure(cs: &[Choice], w: &[f64], temp: f64) -> (f64, f64) {
     let (mut loss, mut top) = (0.0, 0);
     for c in cs {
         let vals: Vec<f64> = c.children.iter().map(|(s, net)| value(s, *net, w) / temp).collect();
-        let max = vals.iter().cloned().fold(f64::MIN, f64::max);
-        let z: f64 = vals.iter().map(|x| (x - max).exp()).sum();
-        loss += max + z.ln() - vals[c.chosen];
+        loss += log_sum_exp(&vals) - vals[c.chosen];
         if vals.iter().enumerate().all(|(i, &x)| i == c.chosen || x < vals[c.chosen]) {
             top += 1;
         }

@@ -266,6 +266,16 @@ pub(super) fn eval(s: &Sample, w: &[f64]) -> f64 {
     linear + s.shapes.iter().map(|&(i, c)| c as f64 * w[PARAMS + i as usize]).sum::<f64>()
 }
 
+/// Adds `d` times the sample's features to the gradient of every weight (`eval` is linear).
+pub(super) fn add_gradient(grad: &mut [f64], s: &Sample, d: f64) {
+    for (g, &f) in grad.iter_mut().zip(&s.features) {
+        *g += d * f as f64;
+    }
+    for &(i, c) in &s.shapes {
+        grad[PARAMS + i as usize] += d * c as f64;
+    }
+}
+
 pub(super) fn sigmoid(x: f64) -> f64 {
     1.0 / (1.0 + (-x).exp())
 }
@@ -318,13 +328,7 @@ fn fit(samples: &[Sample], w: &mut [f64], scale: f64, iterations: usize) {
     for t in 1..=iterations {
         let mut grad = vec![0f64; ALL];
         for s in samples {
-            let err = sigmoid(eval(s, w) / scale) - s.won as f64;
-            for (g, &f) in grad.iter_mut().zip(&s.features) {
-                *g += err * f as f64;
-            }
-            for &(i, c) in &s.shapes {
-                grad[PARAMS + i as usize] += err * c as f64;
-            }
+            add_gradient(&mut grad, s, sigmoid(eval(s, w) / scale) - s.won as f64);
         }
         for i in 0..ALL {
             if fixed[i] {
