@@ -82,6 +82,13 @@ impl Bounds {
     }
 }
 
+const CLASS_SLOTS: usize = CLASS_COUNT.next_power_of_two();
+
+#[inline]
+fn class_slot(class: Class) -> usize {
+    class as usize & (CLASS_SLOTS - 1)
+}
+
 #[derive(Copy, Clone, Debug)]
 struct Undo {
     pos: Pos,
@@ -108,7 +115,10 @@ pub struct Board {
     near: Box<[u8; SLOTS]>,
     near_offsets: Vec<isize>,
     /// Per line code: the pattern it gives black (low nibble) and white (high nibble).
-    lines: &'static [u8; pattern::CODES],
+    lines: &'static [u8],
+    /// Points on each side of a cell that its codes follow (`pattern::reach`): the rest of
+    /// the twenty bits stay empty.
+    reach: usize,
     points: [&'static PointTables; 2],
     /// Per colour: sums over empty cells of the point values as the side to move's potential
     /// and as the opponent's (the evaluation weighs them differently).
@@ -117,8 +127,9 @@ pub struct Board {
     /// cells of the net's first-layer rows for their shapes.
     acc: [[i32; 2 * NET_HIDDEN]; 2],
     net_rows: &'static [net::Row],
-    /// Number of empty cells of each class, per colour.
-    class_counts: [[u16; CLASS_COUNT]; 2],
+    /// Number of empty cells of each class, per colour (padded to a power of two, so that a
+    /// masked class indexes it without a bounds check).
+    class_counts: [[u16; CLASS_SLOTS]; 2],
     /// Per colour: the XOR of the indices of its five points, which names the point itself
     /// when there is only one (the usual case), so finding it needs no scan.
     five_xor: [usize; 2],
@@ -149,7 +160,9 @@ impl Board {
         let renju = rule == Rule::Renju;
         let black_lines =
             if renju { LineRule::RenjuBlack } else { LineRule::Five(rule.five_rule(Color::Black)) };
-        let lines = pattern::pair_table(black_lines, LineRule::Five(rule.five_rule(Color::White)));
+        let white_lines = LineRule::Five(rule.five_rule(Color::White));
+        let lines = pattern::pair_table(black_lines, white_lines);
+        let reach = pattern::reach(black_lines, white_lines);
         let points = [point_tables(renju), point_tables(false)];
         let mut board = Board {
             width,
@@ -163,11 +176,12 @@ impl Board {
             near: Box::new([0; SLOTS]),
             near_offsets,
             lines,
+            reach,
             points,
             totals: [[0; 2]; 2],
             acc: [[0; 2 * NET_HIDDEN]; 2],
             net_rows: net::rows(),
-            class_counts: [[0; CLASS_COUNT]; 2],
+            class_counts: [[0; CLASS_SLOTS]; 2],
             five_xor: [0; 2],
             key: 0,
             side: Color::Black,
@@ -189,14 +203,14 @@ impl Board {
     fn rebuild_patterns(&mut self) {
         self.totals = [[0; 2]; 2];
         self.acc = [[0; 2 * NET_HIDDEN]; 2];
-        self.class_counts = [[0; CLASS_COUNT]; 2];
+        self.class_counts = [[0; CLASS_SLOTS]; 2];
         self.five_xor = [0; 2];
         for y in 0..self.height {
             for x in 0..self.width {
                 let i = self.index(x, y);
                 for (d, &step) in self.dirs.iter().enumerate() {
                     let mut code = 0u32;
-                    for k in -(HALF as i32)..=HALF as i32 {
+                    for k in -(self.reach as i32)..=self.reach as i32 {
                         if k != 0 {
                             let n = (i as isize + k as isize * step) as usize;
                             code |= (self.cells[n] as u32) << (2 * slot(k));
@@ -375,6 +389,16 @@ impl Board {
     /// Writes one cell and brings every dependent code, key, total and count up to date.
     /// `valued`: whether the evaluation's sums follow (see `make_unvalued`).
     fn set_stone(&mut self, p: Pos, cell: u8, valued: bool) {
+        // One copy per reach, so that the neighbour loop unrolls and the table index is a
+        // constant shift.
+        if self.reach == HALF {
+            self.set_stone_within::<HALF>(p, cell, valued)
+        } else {
+            self.set_stone_within::<{ HALF - 1 }>(p, cell, valued)
+        }
+    }
+
+    fn set_stone_within<const REACH: usize>(&mut self, p: Pos, cell: u8, valued: bool) {
         let i = p.index() & SLOT_MASK;
         let placing = cell != EMPTY;
         if placing {
@@ -386,7 +410,7 @@ impl Board {
         self.cells[i] = cell;
         for d in 0..4 {
             let step = self.dirs[d];
-            for k in 1..=HALF as i32 {
+            for k in 1..=REACH as i32 {
                 for (n, seen_at) in
                     [(i as isize - k as isize * step, k), (i as isize + k as isize * step, -k)]
                 {
@@ -400,7 +424,8 @@ impl Board {
                     // Only empty points need their patterns: an occupied point's are rebuilt
                     // from its codes when it is emptied again.
                     if self.cells[n] == EMPTY {
-                        self.update_key(n, d, code, valued);
+                        let both = self.lines[pattern::window_index(code, REACH)];
+                        self.update_key(n, d, both, valued);
                     }
                 }
             }
@@ -420,9 +445,11 @@ impl Board {
     }
 
     /// Refreshes direction `d` of an empty point's pattern key, keeping totals and counts.
-    fn update_key(&mut self, n: usize, d: usize, code: u32, valued: bool) {
+    /// `both`: the line's patterns for black (low nibble) and white.
+    #[inline]
+    fn update_key(&mut self, n: usize, d: usize, both: u8, valued: bool) {
         let n = n & SLOT_MASK;
-        let both = self.lines[code as usize & (pattern::CODES - 1)] as PatKey;
+        let both = both as PatKey;
         for c in 0..2 {
             let t = self.points[c];
             let old = self.keys[n][c];
@@ -431,14 +458,14 @@ impl Board {
             if new != old {
                 self.keys[n][c] = new;
                 let (o, e) = (t.get(old), t.get(new));
-                self.class_counts[c][o.class as usize] -= 1;
-                self.class_counts[c][e.class as usize] += 1;
+                self.class_counts[c][class_slot(o.class)] -= 1;
+                self.class_counts[c][class_slot(e.class)] += 1;
                 if (o.class == C_FIVE) != (e.class == C_FIVE) {
                     self.five_xor[c] ^= n;
                 }
                 if valued {
-                    self.totals[c][0] += e.value - o.value;
-                    self.totals[c][1] += e.threat - o.threat;
+                    self.totals[c][0] += e.value as i32 - o.value as i32;
+                    self.totals[c][1] += e.threat as i32 - o.threat as i32;
                     if o.shape != e.shape {
                         self.net_move(c, o.shape, e.shape);
                     }
@@ -452,10 +479,16 @@ impl Board {
         self.points[color as usize].get(self.keys[p.index()][color as usize])
     }
 
+    /// Both colours' patterns of a line code (black's in the low nibble).
+    #[inline]
+    fn line_byte(&self, code: u32) -> u8 {
+        self.lines[pattern::window_index(code, self.reach)]
+    }
+
     /// The pattern a line code gives colour `c`.
     #[inline]
     fn line_pattern(&self, code: u32, c: usize) -> PatKey {
-        (self.lines[code as usize & (pattern::CODES - 1)] as PatKey >> (4 * c)) & 0xF
+        (self.line_byte(code) as PatKey >> (4 * c)) & 0xF
     }
 
     /// Both colours' pattern keys of point `i`, from its codes.
@@ -470,13 +503,13 @@ impl Board {
         for c in 0..2 {
             let t = self.points[c];
             let e = t.get(self.keys[i][c]);
-            self.class_counts[c][e.class as usize] -= 1;
+            self.class_counts[c][class_slot(e.class)] -= 1;
             if e.class == C_FIVE {
                 self.five_xor[c] ^= i;
             }
             if valued {
-                self.totals[c][0] -= e.value;
-                self.totals[c][1] -= e.threat;
+                self.totals[c][0] -= e.value as i32;
+                self.totals[c][1] -= e.threat as i32;
                 self.net_move(c, e.shape, net::NO_SHAPE);
             }
         }
@@ -486,13 +519,13 @@ impl Board {
         for c in 0..2 {
             let t = self.points[c];
             let e = t.get(self.keys[i][c]);
-            self.class_counts[c][e.class as usize] += 1;
+            self.class_counts[c][class_slot(e.class)] += 1;
             if e.class == C_FIVE {
                 self.five_xor[c] ^= i;
             }
             if valued {
-                self.totals[c][0] += e.value;
-                self.totals[c][1] += e.threat;
+                self.totals[c][0] += e.value as i32;
+                self.totals[c][1] += e.threat as i32;
                 self.net_move(c, net::NO_SHAPE, e.shape);
             }
         }
@@ -535,7 +568,7 @@ impl Board {
     /// The potential `p` holds for `color`.
     #[inline]
     pub fn point_value(&self, p: Pos, color: Color) -> i32 {
-        self.point(p, color).value
+        self.point(p, color).value as i32
     }
 
     /// The shape of `p` for `color` (`eval::shape`; `NO_SHAPE` where it has no value).
@@ -558,7 +591,7 @@ impl Board {
     /// How many empty points would give `color` a shape of `class`.
     #[inline]
     pub fn class_count(&self, color: Color, class: Class) -> u16 {
-        self.class_counts[color as usize][class as usize]
+        self.class_counts[color as usize][class_slot(class)]
     }
 
     /// `color`'s five point when it has exactly one (`None` when it has none or several).

@@ -46,10 +46,11 @@ pub const CHECK_THREES: Forbid = 2;
 /// forbidden status, in one record so that an update reads one place per key.
 #[derive(Copy, Clone, Debug, Default)]
 pub struct Point {
-    /// The point's potential for the side to move.
-    pub value: i32,
+    /// The point's potential for the side to move. Sixteen bits keep a record at eight
+    /// bytes: every stone reads up to eighty of them from a table too large for the cache.
+    pub value: i16,
     /// The same point's potential when it is the opponent's (what the side to move faces).
-    pub threat: i32,
+    pub threat: i16,
     pub class: Class,
     pub forbid: Forbid,
     /// The point's shape (`shape`), or `net::NO_SHAPE` where it has no value (forbidden).
@@ -100,14 +101,18 @@ fn build_point_tables(renju_black: bool) -> PointTables {
         let c = if renju_black { classify_renju(&pats) } else { classify(&pats) };
         e.class = c;
         let m = combo(&pats, c) as usize;
-        let lines: i32 = pats.iter().map(|&p| params::PATTERN_VALUE[p as usize]).sum();
-        e.value = lines + params::CLASS_BONUS[c as usize] + params::COMBO_BONUS[m];
-        let lines: i32 = pats.iter().map(|&p| params::OPPONENT_PATTERN_VALUE[p as usize]).sum();
-        e.threat = lines + params::OPPONENT_CLASS_BONUS[c as usize] + params::OPPONENT_COMBO_BONUS[m];
         let s = shape(&pats);
         e.shape = s as u16;
-        e.value += params::SHAPE_VALUE[s] as i32;
-        e.threat += params::OPPONENT_SHAPE_VALUE[s] as i32;
+        let lines: i32 = pats.iter().map(|&p| params::PATTERN_VALUE[p as usize]).sum();
+        let value =
+            lines + params::CLASS_BONUS[c as usize] + params::COMBO_BONUS[m] + params::SHAPE_VALUE[s] as i32;
+        let lines: i32 = pats.iter().map(|&p| params::OPPONENT_PATTERN_VALUE[p as usize]).sum();
+        let threat = lines
+            + params::OPPONENT_CLASS_BONUS[c as usize]
+            + params::OPPONENT_COMBO_BONUS[m]
+            + params::OPPONENT_SHAPE_VALUE[s] as i32;
+        e.value = i16::try_from(value).expect("point values fit sixteen bits");
+        e.threat = i16::try_from(threat).expect("point values fit sixteen bits");
     }
     PointTables { entries }
 }
@@ -294,7 +299,7 @@ mod tests {
         let t = point_tables(false);
         let pats = [F2, F2, NONE, NONE];
         assert_eq!(
-            t.get(key(pats)).value,
+            t.get(key(pats)).value as i32,
             2 * params::PATTERN_VALUE[F2 as usize]
                 + params::COMBO_BONUS[M_TWO_TWO as usize]
                 + params::SHAPE_VALUE[shape(&pats)] as i32

@@ -83,18 +83,63 @@ fn rule_index(rule: LineRule) -> usize {
     }
 }
 
+/// Points on each side of the centre that decide the patterns of the rules `black` and
+/// `white`. Freestyle needs four: a run of five or more through the centre always has five
+/// stones within four points of it, so the fifth point changes nothing. Exact fives, renju and
+/// caro need the fifth to see an overline or a blocked end.
+pub fn reach(black: LineRule, white: LineRule) -> usize {
+    let long = LineRule::Five(FiveRule::Long);
+    if black == long && white == long {
+        HALF - 1
+    } else {
+        HALF
+    }
+}
+
 /// Both colours' tables in one: the byte for a code holds black's pattern in its low nibble
-/// and white's in its high one. Every stone updates forty codes, and one lookup each instead
-/// of two halves the table memory the updates walk through. The one-colour tables it is made
-/// from are dropped once it is built.
-pub fn pair_table(black: LineRule, white: LineRule) -> &'static [u8; CODES] {
+/// and white's in its high one. Every stone updates up to forty codes, and one lookup each
+/// instead of two halves the table memory the updates walk through. The table covers the
+/// `reach` points on each side (`4^(2 reach)` entries: 64 KiB for freestyle, 1 MiB for the
+/// other rules); it is indexed by the middle `2 reach` slots of a code (`window_index`). The
+/// one-colour tables it is made from are dropped once it is built.
+pub fn pair_table(black: LineRule, white: LineRule) -> &'static [u8] {
     const PAIRS: usize = LINE_RULES * LINE_RULES;
-    static TABLES: [OnceLock<Box<[u8; CODES]>>; PAIRS] = [const { OnceLock::new() }; PAIRS];
+    static TABLES: [OnceLock<Box<[u8]>>; PAIRS] = [const { OnceLock::new() }; PAIRS];
     TABLES[rule_index(black) * LINE_RULES + rule_index(white)].get_or_init(|| {
         let (b, w) = (build(black, Color::Black), build(white, Color::White));
-        let pair: Box<[u8]> = b.iter().zip(w.iter()).map(|(&b, &w)| b | w << 4).collect();
-        pair.try_into().expect("one byte per code")
+        let full: Box<[u8]> = b.iter().zip(w.iter()).map(|(&b, &w)| b | w << 4).collect();
+        let reach = reach(black, white);
+        if reach == HALF {
+            return full;
+        }
+        (0..1u32 << (4 * reach)).map(|window| full[widen(window, reach) as usize]).collect()
     })
+}
+
+/// Where a full code's pattern is in a table of `reach` points each side.
+#[inline]
+pub fn window_index(code: u32, reach: usize) -> usize {
+    let shift = 2 * (HALF - reach);
+    (code >> shift) as usize & ((1 << (4 * reach)) - 1)
+}
+
+/// The full code whose middle `2 reach` slots are `window`: the points beyond are empty, or
+/// walls where the window ends in a wall (walls run to the ends of a real code).
+fn widen(window: u32, reach: usize) -> u32 {
+    let outer = HALF - reach;
+    let mut code = window << (2 * outer);
+    let cell = |code: u32, s: usize| (code >> (2 * s)) & 3;
+    for s in (0..outer).rev() {
+        if cell(code, s + 1) == WALL as u32 {
+            code |= (WALL as u32) << (2 * s);
+        }
+    }
+    for s in SLOTS - outer..SLOTS {
+        if cell(code, s - 1) == WALL as u32 {
+            code |= (WALL as u32) << (2 * s);
+        }
+    }
+    code
 }
 
 fn build(rule: LineRule, color: Color) -> Box<[u8]> {
@@ -218,10 +263,28 @@ mod tests {
     fn pair_table_holds_both_colours() {
         let (black, white) = (LineRule::RenjuBlack, LineRule::Five(FiveRule::Long));
         let pair = pair_table(black, white);
+        assert_eq!(reach(black, white), HALF);
         let (b, w) = (build(black, Color::Black), build(white, Color::White));
         assert_eq!(pair.len(), CODES);
         for code in (0..CODES).step_by(97) {
             assert_eq!((pair[code] & 0xF, pair[code] >> 4), (b[code], w[code]), "code {code:#x}");
+        }
+    }
+
+    #[test]
+    fn freestyle_window_matches_the_full_code() {
+        let long = LineRule::Five(FiveRule::Long);
+        assert_eq!(reach(long, long), HALF - 1);
+        assert_eq!(reach(long, LineRule::Five(FiveRule::Exact)), HALF);
+        assert_eq!(reach(LineRule::RenjuBlack, long), HALF);
+        let (b, w) = (build(long, Color::Black), build(long, Color::White));
+        let window = pair_table(long, long);
+        assert_eq!(window.len(), 1 << 16);
+        for code in 0..CODES as u32 {
+            if walls_at_ends(code) {
+                let at = window_index(code, HALF - 1);
+                assert_eq!(window[at], b[code as usize] | w[code as usize] << 4, "code {code:#x}");
+            }
         }
     }
 
@@ -252,7 +315,7 @@ mod tests {
     /// Black's pattern (the low nibble of the paired table, as the board reads it).
     fn pat(rule: FiveRule, text: &str) -> Pat {
         let five = LineRule::Five(rule);
-        pair_table(five, five)[code_of(text) as usize] & 0xF
+        pair_table(five, five)[window_index(code_of(text), reach(five, five))] & 0xF
     }
 
     fn renju(text: &str) -> Pat {
@@ -316,8 +379,8 @@ mod tests {
     fn white_table_mirrors_black() {
         let long = LineRule::Five(FiveRule::Long);
         let pair = pair_table(long, long);
-        let b = |code: u32| pair[code as usize] & 0xF;
-        let w = |code: u32| pair[code as usize] >> 4;
+        let b = |code: u32| pair[window_index(code, reach(long, long))] & 0xF;
+        let w = |code: u32| pair[window_index(code, reach(long, long))] >> 4;
         let swap = |code: u32| {
             let mut out = 0;
             for s in 0..SLOTS {
