@@ -148,6 +148,36 @@ fn razor_margin(depth: i32) -> i32 {
     RAZOR_MARGIN * depth
 }
 
+/// How many moves a node two plies or more below the root searches (PentaZen's rule): in a
+/// quiet position the ordering has spoken after a few; where a four or an open three stands
+/// on the board more replies matter. A node whose moves searched so far all lose searches on.
+fn move_cap(depth: i32, busy: bool) -> usize {
+    let d = (depth.max(1) as f64).sqrt();
+    if busy {
+        ((15.0 * d - 12.0).round() as usize).clamp(3, 32)
+    } else {
+        ((5.0 * d - 2.0).round() as usize).clamp(3, 8)
+    }
+}
+
+/// Whether either side has a four or an open three on the board.
+fn is_busy(b: &Board) -> bool {
+    [Color::Black, Color::White]
+        .iter()
+        .any(|&c| b.class_count(c, C_FIVE) > 0 || b.class_count(c, C_OPEN_FOUR) > 0)
+}
+
+/// Plies taken off a quiet move searched `index`-th (from 0) at `depth`: growing with both,
+/// as the product of their logarithms, one less on the principal variation, and always
+/// leaving the move at least one ply.
+fn reduction(depth: i32, index: usize, pv: bool) -> i32 {
+    if depth < 3 || index == 0 {
+        return 0;
+    }
+    let r = ((depth as f64).ln() * ((index + 1) as f64).ln() / 2.0).round() as i32;
+    (r - pv as i32).clamp(0, depth - 2)
+}
+
 /// Quiet moves searched at a shallow node before the rest are skipped.
 fn late_move_limit(depth: i32) -> usize {
     (3 + depth * depth) as usize
@@ -675,7 +705,11 @@ impl<'a> Searcher<'a> {
         let alpha_orig = alpha;
         let mut best_score = -INF;
         let mut best_move = Pos::NONE;
+        let cap = if ply >= 2 { move_cap(depth, is_busy(b)) } else { usize::MAX };
         for (i, m) in moves.iter().enumerate() {
+            if i >= cap && best_score > -WIN_THRESHOLD {
+                break;
+            }
             let p = m.pos;
             let forcing = b.class(p, us) >= crate::eval::C_THREE;
             let quiet = !defending && !forcing;
@@ -683,11 +717,7 @@ impl<'a> Searcher<'a> {
             if quiet && !pv && depth <= 3 && i >= late_move_limit(depth) && best_score > -WIN_THRESHOLD {
                 continue;
             }
-            let reduction = if quiet && depth >= 3 && i >= 3 {
-                1 + (i >= 8) as i32 + (!pv && depth >= 6 && i >= 16) as i32
-            } else {
-                0
-            };
+            let reduction = if quiet { reduction(depth, i, pv) } else { 0 };
             b.make(p);
             let mut score;
             if i == 0 {

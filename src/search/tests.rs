@@ -294,3 +294,45 @@ fn a_pass_that_fails_low_keeps_the_root_order() {
     let after: Vec<Pos> = root.iter().map(|m| m.pos).collect();
     assert_eq!(after, before);
 }
+
+#[test]
+fn move_caps_follow_depth_and_tension() {
+    let quiet: Vec<usize> = (1..=12).map(|d| move_cap(d, false)).collect();
+    let busy: Vec<usize> = (1..=40).map(|d| move_cap(d, true)).collect();
+    assert_eq!(quiet[..5], [3, 5, 7, 8, 8]);
+    assert_eq!(busy[..4], [3, 9, 14, 18]);
+    assert_eq!(*busy.last().unwrap(), 32, "the busy cap is bounded");
+    assert!(busy.windows(2).all(|w| w[0] <= w[1]), "more depth never searches fewer moves");
+    assert!((1..=12).all(|d| move_cap(d, true) >= move_cap(d, false)));
+}
+
+#[test]
+fn an_open_three_or_a_four_makes_a_node_busy() {
+    let empty_row = "...............\n";
+    let board = |row: &str| {
+        let mut text = empty_row.repeat(7);
+        text.push_str(row);
+        text.push_str(&empty_row.repeat(7));
+        Board::from_ascii(&text, Rule::Freestyle)
+    };
+    assert!(!is_busy(&board("......xx.......\n")), "an open two");
+    assert!(is_busy(&board("......xxx......\n")), "an open three");
+    assert!(is_busy(&board(".....oxxxx.....\n")), "a closed four");
+    assert!(!is_busy(&board(".....oxxx......\n")), "a closed three");
+}
+
+#[test]
+fn reductions_grow_with_depth_and_lateness_and_leave_a_ply() {
+    assert_eq!(reduction(10, 0, false), 0, "the first move is never reduced");
+    assert_eq!(reduction(2, 20, false), 0, "shallow nodes are not reduced");
+    for depth in 3..30 {
+        for index in 1..60 {
+            let r = reduction(depth, index, false);
+            assert!(depth - 1 - r >= 1, "depth {depth} index {index}");
+            assert!(r >= reduction(depth, index - 1, false));
+            assert!(r >= reduction(depth - 1, index, false));
+            assert!(reduction(depth, index, true) <= r);
+        }
+    }
+    assert!(reduction(12, 20, false) >= 3);
+}
