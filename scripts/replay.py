@@ -14,21 +14,31 @@ played are left out: the judge thought them lost already.
 
 A far cheaper signal than a match for a change meant to fix such mistakes, but only about these
 positions: a change can hold more of them and still play worse elsewhere.
+
+With `--attack` (no judge needed) each engine plays the other side instead: it gets each
+forced-loss position after the move that lost, and counts when its last evaluation before it
+moves is a proved win (`ev +M..`; PentaZen's `ev +v..`). A search that cannot prove the wins
+of these positions cannot see them coming either.
+
+    python3 scripts/replay.py positions.jsonl --attack --engine target/release/pbrain-gorin
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import re
 import shlex
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from blunders import DECIDED, FORCED_LOSS, MISSED_WIN, Judge  # noqa: E402
-from brainproc import Brain  # noqa: E402
+from brainproc import Brain, looks_like_move  # noqa: E402
 from depth import board_command  # noqa: E402
 from teacher import ask  # noqa: E402
+
+PROVED_RE = re.compile(r" ev \+[Mv]\d+")
 
 def load(path: str) -> list[dict]:
     """The saved positions worth replaying (the judge's move differs from the one played)."""
@@ -71,17 +81,60 @@ def replay(engine: str, positions: list[dict], judge, turn_ms: int) -> list[bool
     return marks
 
 
+def proves(brain: Brain, lines: list[str], timeout_s: float) -> bool | None:
+    """Whether the brain's last evaluation before its move is a proved win (None: no answer)."""
+    brain.send(*lines)
+    proved = False
+    while True:
+        got = brain.read(timeout_s)
+        if got is None or got[1] is None:
+            return None
+        line = got[1].strip()
+        if line.startswith("MESSAGE") and " ev " in line:
+            proved = PROVED_RE.search(line) is not None
+        elif looks_like_move(line):
+            return proved
+
+
+def attack(engine: str, positions: list[dict], turn_ms: int) -> list[bool]:
+    brain = Brain(shlex.split(engine), "engine")
+    marks = []
+    try:
+        for p in positions:
+            lines = [f"INFO timeout_turn {turn_ms}", "INFO timeout_match 0", f"INFO rule {p.get('rule', 0)}",
+                     *board_command(p["size"], p["moves"] + [p["played"]])]
+            proved = proves(brain, lines, turn_ms / 1000 + 10)
+            if proved is None:
+                brain.kill()
+                brain = Brain(shlex.split(engine), "engine")
+            marks.append(bool(proved))
+    finally:
+        brain.close()
+    return marks
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("positions", help="blunders.py --save file")
     ap.add_argument("--engine", action="append", required=True, help="brain command (repeatable)")
-    ap.add_argument("--judge", required=True, help="the judging brain's command (shell words)")
+    ap.add_argument("--judge", help="the judging brain's command (shell words); not with --attack")
+    ap.add_argument("--attack", action="store_true",
+                    help="count the forced-loss positions whose win each engine proves after the losing move")
     ap.add_argument("--nodes", type=int, default=300000, help="judge's INFO max_node per position")
     ap.add_argument("--send-delay-ms", type=int, default=0, help="wait before each judge position (Rapfi: 60)")
     ap.add_argument("--turn-ms", type=int, default=1000, help="the engines' INFO timeout_turn")
     args = ap.parse_args()
 
     positions = load(args.positions)
+    if args.attack:
+        losing = [p for p in positions if p["kind"] == FORCED_LOSS]
+        for engine in args.engine:
+            marks = attack(engine, losing, args.turn_ms)
+            print(f"{engine}: proved {sum(marks)}/{len(marks)} "
+                  + "".join("+" if m else "-" for m in marks), flush=True)
+        return 0
+    if not args.judge:
+        ap.error("--judge is needed (or --attack)")
     kinds = [p["kind"] for p in positions]
     judge = Judge(args.judge, args.nodes, args.send_delay_ms / 1000, 30.0)
     try:

@@ -73,3 +73,16 @@ class WithGorin(unittest.TestCase):
                 capture_output=True, text=True, timeout=60)
             self.assertEqual(run.returncode, 0, run.stderr)
             self.assertIn("held 1/1 (wins kept 0/0, forced losses avoided 1/1) +", run.stdout)
+            # After the losing move, Gorin as the attacker proves its win (the open three stands).
+            run = subprocess.run(
+                [sys.executable, str(SCRIPTS / "replay.py"), str(saved), "--attack", "--engine", str(GORIN),
+                 "--turn-ms", "300"],
+                capture_output=True, text=True, timeout=60)
+            self.assertEqual(run.returncode, 0, run.stderr)
+            self.assertIn("proved 1/1 +", run.stdout)
+
+    def test_a_win_is_read_only_from_a_proved_evaluation(self) -> None:
+        self.assertTrue(replay.PROVED_RE.search("MESSAGE depth 7-13 ev +M13 n 1.1M"))
+        self.assertTrue(replay.PROVED_RE.search("MESSAGE dep 14-29 ev +v25 nd 245k"))
+        self.assertFalse(replay.PROVED_RE.search("MESSAGE depth 9-17 ev 1718 n 419K"))
+        self.assertFalse(replay.PROVED_RE.search("MESSAGE depth 9 ev -M12 n 4K"))

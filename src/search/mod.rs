@@ -12,7 +12,7 @@ pub mod tt;
 use crate::board::{Board, Color, Pos, MAX_CELLS};
 use crate::eval::{C_DOUBLE_THREE, C_FIVE, C_FOUR_THREE, C_OPEN_FOUR};
 use crate::rules::Rule;
-use movepick::{five_point, generate, generate_fours, is_legal, open_four_point, Scored};
+use movepick::{five_point, generate, is_legal, open_four_point, Scored};
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -24,14 +24,15 @@ pub const WIN: i32 = 30_000;
 const INF: i32 = 31_000;
 pub const MAX_PLY: usize = 128;
 pub const MAX_DEPTH: i32 = 64;
-/// Plies of fours the threat quiescence may chain beyond the nominal depth.
-const QUIESCENCE_FOURS: i32 = 16;
 /// Nodes between two looks at the clock and the stop flag.
 const CHECK_INTERVAL: u64 = 1024;
 const ASPIRATION: i32 = 60;
-/// Fours a VCF inside the search may chain, and the nodes it may spend.
-const SEARCH_VCF_DEPTH: i32 = 12;
-const SEARCH_VCF_NODES: u64 = 1_500;
+/// The VCF at the search's leaves: fours it may chain, fours tried per node below the first
+/// (see `Solver::narrow`), and the nodes it may spend. A complete VCF at every leaf took three
+/// quarters of the nodes in late middle games, where fours abound.
+const LEAF_VCF_DEPTH: i32 = 12;
+const LEAF_VCF_WIDTH: usize = 2;
+const LEAF_VCF_NODES: u64 = 200;
 /// Root threat search: threats deep, nodes, and the share of the hard limit it may take. Most
 /// threat wins are found in a few thousand nodes; a long fruitless look only costs depth.
 const ROOT_VCT_DEPTH: i32 = 5;
@@ -87,7 +88,7 @@ pub struct Outcome {
 #[derive(Copy, Clone)]
 enum Next {
     Search { depth: i32, pv: bool },
-    Quiesce { fours: i32 },
+    Leaf,
 }
 
 /// Search state that lives across the nodes of one search.
@@ -113,6 +114,8 @@ pub struct Searcher<'a> {
     noise_seed: u64,
     vcf_cache: ThreatCache,
     vct_cache: ThreatCache,
+    /// The leaves' narrow VCF fails where a complete one may not, so it keeps its own cache.
+    leaf_cache: ThreatCache,
     /// Nodes spent in the threat solvers (not counted in `nodes`).
     threat_nodes: u64,
     /// `nodes()` at which the clock is looked at next.
@@ -148,15 +151,16 @@ fn razor_margin(depth: i32) -> i32 {
     RAZOR_MARGIN * depth
 }
 
-/// How many moves a node two plies or more below the root searches (PentaZen's rule): in a
-/// quiet position the ordering has spoken after a few; where a four or an open three stands
-/// on the board more replies matter. A node whose moves searched so far all lose searches on.
+/// How many moves a node two plies or more below the root searches (PentaZen's rule): where
+/// a four or an open three stands on the board, the few moves that answer or outdo it come
+/// first and the cap is small, which lets forcing lines run deep; a quiet position keeps more.
+/// A node whose moves searched so far all lose searches on.
 fn move_cap(depth: i32, busy: bool) -> usize {
     let d = (depth.max(1) as f64).sqrt();
     if busy {
-        ((15.0 * d - 12.0).round() as usize).clamp(3, 32)
-    } else {
         ((5.0 * d - 2.0).round() as usize).clamp(3, 8)
+    } else {
+        ((15.0 * d - 12.0).round() as usize).clamp(3, 32)
     }
 }
 
@@ -167,7 +171,7 @@ fn is_busy(b: &Board) -> bool {
         .any(|&c| b.class_count(c, C_FIVE) > 0 || b.class_count(c, C_OPEN_FOUR) > 0)
 }
 
-/// Plies taken off a quiet move searched `index`-th (from 0) at `depth`: growing with both,
+/// Plies taken off a move searched `index`-th (from 0) at `depth`: growing with both,
 /// as the product of their logarithms, one less on the principal variation, and always
 /// leaving the move at least one ply.
 fn reduction(depth: i32, index: usize, pv: bool) -> i32 {
@@ -207,6 +211,7 @@ impl<'a> Searcher<'a> {
             noise_seed: 0,
             vcf_cache: ThreatCache::new(VCF_CACHE_BITS),
             vct_cache: ThreatCache::new(VCT_CACHE_BITS),
+            leaf_cache: ThreatCache::new(VCF_CACHE_BITS),
             threat_nodes: 0,
             next_poll: CHECK_INTERVAL,
             threat_space: !matches!(rule, Rule::CaroOverline | Rule::CaroExact),
@@ -612,7 +617,7 @@ impl<'a> Searcher<'a> {
             }
             b.make(p);
             let score = match next {
-                Next::Quiesce { fours } => -self.quiesce(b, -beta, -alpha, ply + 1, fours),
+                Next::Leaf => -self.leaf(b, -beta, -alpha, ply + 1),
                 Next::Search { depth, pv } => -self.negamax(b, -beta, -alpha, depth, ply + 1, pv),
             };
             b.undo();
@@ -666,7 +671,7 @@ impl<'a> Searcher<'a> {
             return score;
         }
         if depth <= 0 {
-            return self.quiesce(b, alpha, beta, ply, 0);
+            return self.leaf(b, alpha, beta, ply);
         }
 
         let key = b.key();
@@ -674,7 +679,10 @@ impl<'a> Searcher<'a> {
         if let Some(hit) = self.tt.probe(key) {
             tt_move = if b.is_empty(hit.mv) { hit.mv } else { Pos::NONE };
             let score = score_from_tt(hit.score, ply_i);
-            if !pv && hit.depth >= depth && hit.bound.cuts(score, alpha, beta) {
+            // A proved win holds at any depth (PentaZen's rule): the deeper search would only
+            // look for a shorter one.
+            let proved = score >= WIN_THRESHOLD;
+            if !pv && (hit.depth >= depth || proved) && hit.bound.cuts(score, alpha, beta) {
                 return score;
             }
         }
@@ -698,10 +706,9 @@ impl<'a> Searcher<'a> {
         }
         let us = b.side_to_move();
         let defending = movepick::under_three_threat(b, us.opp());
-        // A forced defence against an open three costs no depth, like a block of a four: the
-        // attacker still pays a ply for each threat, so the line ends.
-        let extend = (defending && moves.len() <= 4 && ply < MAX_PLY / 2) as i32;
-        let child = depth - 1 + extend;
+        // A defence against an open three costs its ply (unlike the block of a four): with the
+        // small cap of busy nodes, forcing lines already run deep.
+        let child = depth - 1;
         let alpha_orig = alpha;
         let mut best_score = -INF;
         let mut best_move = Pos::NONE;
@@ -717,7 +724,8 @@ impl<'a> Searcher<'a> {
             if quiet && !pv && depth <= 3 && i >= late_move_limit(depth) && best_score > -WIN_THRESHOLD {
                 continue;
             }
-            let reduction = if quiet { reduction(depth, i, pv) } else { 0 };
+            // Threats and defences are reduced too: the cap has already left only a few.
+            let reduction = reduction(depth, i, pv);
             b.make(p);
             let mut score;
             if i == 0 {
@@ -757,7 +765,7 @@ impl<'a> Searcher<'a> {
 
     /// Shallow nodes far from the window, when the opponent threatens nothing: far above
     /// beta, the static value stands (futility); far below alpha, only fours can still
-    /// help, which the quiescence covers (razoring).
+    /// help, which the leaf's VCF looks for (razoring).
     fn shallow_cut(&mut self, b: &mut Board, alpha: i32, beta: i32, depth: i32, ply: usize) -> Option<i32> {
         if depth > FUTILITY_DEPTH || movepick::under_three_threat(b, b.side_to_move().opp()) {
             return None;
@@ -767,7 +775,7 @@ impl<'a> Searcher<'a> {
             return Some(eval);
         }
         if depth <= RAZOR_DEPTH && eval + razor_margin(depth) < alpha {
-            return Some(self.quiesce(b, alpha, beta, ply, 0));
+            return Some(self.leaf(b, alpha, beta, ply));
         }
         None
     }
@@ -798,74 +806,36 @@ impl<'a> Searcher<'a> {
         (ply >= ply_limit).then(|| b.evaluate())
     }
 
-    /// Threat quiescence: stand pat on the static value, or continue with our fours (each
-    /// forces a block), which finds continuous-four wins past the nominal depth.
-    fn quiesce(&mut self, b: &mut Board, mut alpha: i32, beta: i32, ply: usize, fours: i32) -> i32 {
+    /// A leaf: the static value, unless the side to move has a continuous-four win that a
+    /// quick, narrow VCF finds (PentaZen's leaf check; a search of every four here took most
+    /// of the nodes and hid deeper wins from the main search).
+    fn leaf(&mut self, b: &mut Board, alpha: i32, beta: i32, ply: usize) -> i32 {
         if let Some(score) = self.enter_node(b, ply, MAX_PLY - 2) {
             return score;
         }
-        if let Some(score) = self.threats(b, alpha, beta, ply, Next::Quiesce { fours }) {
+        if let Some(score) = self.threats(b, alpha, beta, ply, Next::Leaf) {
             return score;
         }
-        // Four sequences transpose endlessly (the same fours in another order): the table
-        // keeps the threat tree from exploding when both sides have many fours.
-        let key = b.key();
-        if let Some(hit) = self.tt.probe(key) {
+        if let Some(hit) = self.tt.probe(b.key()) {
             let score = score_from_tt(hit.score, ply as i32);
             if hit.bound.cuts(score, alpha, beta) {
                 return score;
             }
         }
-        let alpha_orig = alpha;
         let stand = self.static_value(b);
-        if stand >= beta {
-            return stand;
-        }
-        alpha = alpha.max(stand);
         let us = b.side_to_move();
         let four_makers =
             b.class_count(us, crate::eval::C_FOUR) + b.class_count(us, crate::eval::C_FOUR_THREE);
-        if fours >= QUIESCENCE_FOURS || four_makers == 0 {
+        if stand >= beta || four_makers == 0 {
             return stand;
         }
-        if fours == 0 {
-            let mut solver = Solver::vcf(&mut self.vcf_cache, SEARCH_VCF_NODES);
-            let plies = solver.vcf_plies(b, SEARCH_VCF_DEPTH);
-            self.threat_nodes += solver.nodes();
-            if let Some(n) = plies {
-                return WIN - ply as i32 - n as i32;
-            }
+        let mut solver = Solver::vcf(&mut self.leaf_cache, LEAF_VCF_NODES).narrow(LEAF_VCF_WIDTH);
+        let plies = solver.vcf_plies(b, LEAF_VCF_DEPTH);
+        self.threat_nodes += solver.nodes();
+        match plies {
+            Some(n) => WIN - ply as i32 - n as i32,
+            None => stand,
         }
-        let mut moves = std::mem::take(&mut self.move_lists[ply]);
-        generate_fours(b, &mut moves);
-        let mut best = stand;
-        let mut best_move = Pos::NONE;
-        for m in moves.iter() {
-            b.make(m.pos);
-            let score = -self.quiesce(b, -beta, -alpha, ply + 1, fours + 1);
-            b.undo();
-            if self.aborted {
-                break;
-            }
-            if score > best {
-                best = score;
-                best_move = m.pos;
-                if score > alpha {
-                    alpha = score;
-                    self.update_pv(ply, m.pos);
-                    if score >= beta {
-                        break;
-                    }
-                }
-            }
-        }
-        self.move_lists[ply] = moves;
-        if self.aborted {
-            return 0;
-        }
-        let bound = Bound::of(best, alpha_orig, beta);
-        self.tt.store(key, best_move, score_to_tt(best, ply as i32), 0, 0, bound);
-        best
     }
 }
 

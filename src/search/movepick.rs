@@ -68,19 +68,6 @@ pub fn generate(b: &mut Board, out: &mut Vec<Scored>, killers: &[Pos; 2], histor
     out.sort_unstable_by(|a, b| b.score.cmp(&a.score).then(a.pos.cmp(&b.pos)));
 }
 
-/// Our moves that make a four (for the threat quiescence), most valuable first.
-pub fn generate_fours(b: &mut Board, out: &mut Vec<Scored>) {
-    out.clear();
-    let us = b.side_to_move();
-    b.for_each_candidate(|p| {
-        if b.class(p, us) >= C_FOUR {
-            out.push(Scored { pos: p, score: b.point_value(p, us) });
-        }
-    });
-    drop_forbidden(b, out);
-    out.sort_unstable_by(|a, b| b.score.cmp(&a.score).then(a.pos.cmp(&b.pos)));
-}
-
 /// A point where `color` makes an open four (or, in gomoku, a double four) that it may
 /// legally play: a win unless the other side has a four to answer with.
 pub fn open_four_point(b: &mut Board, color: Color) -> Option<Pos> {

@@ -297,13 +297,13 @@ fn a_pass_that_fails_low_keeps_the_root_order() {
 
 #[test]
 fn move_caps_follow_depth_and_tension() {
-    let quiet: Vec<usize> = (1..=12).map(|d| move_cap(d, false)).collect();
-    let busy: Vec<usize> = (1..=40).map(|d| move_cap(d, true)).collect();
-    assert_eq!(quiet[..5], [3, 5, 7, 8, 8]);
-    assert_eq!(busy[..4], [3, 9, 14, 18]);
-    assert_eq!(*busy.last().unwrap(), 32, "the busy cap is bounded");
-    assert!(busy.windows(2).all(|w| w[0] <= w[1]), "more depth never searches fewer moves");
-    assert!((1..=12).all(|d| move_cap(d, true) >= move_cap(d, false)));
+    let busy: Vec<usize> = (1..=12).map(|d| move_cap(d, true)).collect();
+    let quiet: Vec<usize> = (1..=40).map(|d| move_cap(d, false)).collect();
+    assert_eq!(busy[..5], [3, 5, 7, 8, 8]);
+    assert_eq!(quiet[..4], [3, 9, 14, 18]);
+    assert_eq!(*quiet.last().unwrap(), 32, "the quiet cap is bounded");
+    assert!(quiet.windows(2).all(|w| w[0] <= w[1]), "more depth never searches fewer moves");
+    assert!((1..=12).all(|d| move_cap(d, false) >= move_cap(d, true)));
 }
 
 #[test]

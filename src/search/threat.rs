@@ -74,6 +74,9 @@ pub struct Solver<'a> {
     aborted: bool,
     path: Vec<Pos>,
     proof: Vec<Pos>,
+    /// Below the first four, the most fours an attacker node tries (`None`: every four on the
+    /// board); see `narrow`.
+    width: Option<usize>,
 }
 
 impl<'a> Solver<'a> {
@@ -89,6 +92,7 @@ impl<'a> Solver<'a> {
             aborted: false,
             path: Vec::with_capacity(64),
             proof: Vec::new(),
+            width: None,
         }
     }
 
@@ -97,6 +101,14 @@ impl<'a> Solver<'a> {
         let mut s = Solver::vcf(vcf_cache, budget);
         s.vct_cache = Some(vct_cache);
         s
+    }
+
+    /// A quick, incomplete VCF (PentaZen's leaf check): below the first four, only the
+    /// `width` likeliest fours on the lines through the attacker's last four are tried. A
+    /// failure then proves nothing, so a narrow solver needs a cache of its own.
+    pub fn narrow(mut self, width: usize) -> Self {
+        self.width = Some(width.max(1));
+        self
     }
 
     /// Also give up at this instant (if any).
@@ -241,7 +253,13 @@ impl<'a> Solver<'a> {
                 n = 1;
             }
         } else {
-            n = fours_of(b, us, &mut moves);
+            n = match self.width {
+                // The path ends with the attacker's last four and the defender's block.
+                Some(w) if self.path.len() >= 2 => {
+                    fours_near(b, self.path[self.path.len() - 2], us, &mut moves).min(w)
+                }
+                _ => fours_of(b, us, &mut moves),
+            };
         }
         for &p in &moves[..n] {
             if self.after(b, p, |s, b| s.after_four(b, p, depth)) {
@@ -436,6 +454,32 @@ fn fours_of(b: &mut Board, color: Color, out: &mut [Pos; 64]) -> usize {
 fn has_open_four_point(b: &mut Board, color: Color) -> bool {
     b.class_count(color, C_OPEN_FOUR) > 0
         && (b.rule() != Rule::Renju || color == Color::White || open_four_point(b, color).is_some())
+}
+
+/// Legal points on the lines through `p` (within four steps) where `color` makes a four,
+/// most valuable first (the order of `fours_of`).
+fn fours_near(b: &mut Board, p: Pos, color: Color, out: &mut [Pos; 64]) -> usize {
+    let mut found = [(0, 0, Pos::NONE); 32];
+    let mut n = 0;
+    for d in 0..4 {
+        for k in (-4..=4).filter(|&k| k != 0) {
+            let q = b.step(p, d, k);
+            if b.is_empty(q) && b.class(q, color) >= C_FOUR {
+                found[n] = (b.class(q, color), b.point_value(q, color), q);
+                n += 1;
+            }
+        }
+    }
+    let found = &mut found[..n];
+    found.sort_unstable_by(|a, b| b.0.cmp(&a.0).then(b.1.cmp(&a.1)).then(a.2.cmp(&b.2)));
+    let mut m = 0;
+    for &(_, _, q) in found.iter() {
+        if legal_for(b, q, color) {
+            out[m] = q;
+            m += 1;
+        }
+    }
+    m
 }
 
 /// Distinct points on the lines through `p` (within four steps) where `color` makes a five.

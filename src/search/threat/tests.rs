@@ -221,3 +221,24 @@ fn budget_aborts_without_caching() {
     let mut s = Solver::vcf(&mut cache, 1_000_000);
     assert!(s.find_vcf(&mut b).is_some(), "an aborted search left no false failure behind");
 }
+
+#[test]
+fn narrow_vcf_finds_a_local_chain_with_no_more_nodes() {
+    let mut b = Board::from_ascii(CHAIN, Rule::Freestyle);
+    let mut full_cache = ThreatCache::new(12);
+    let mut full = Solver::vcf(&mut full_cache, 1_000_000);
+    let full_plies = full.vcf_plies(&mut b, 12).expect("black wins by fours");
+    let mut narrow_cache = ThreatCache::new(12);
+    let mut narrow = Solver::vcf(&mut narrow_cache, 1_000_000).narrow(1);
+    let before = b.to_ascii();
+    assert_eq!(narrow.vcf_plies(&mut b, 12), Some(full_plies), "each four follows from the last");
+    assert_eq!(b.to_ascii(), before);
+    assert!(narrow.nodes() <= full.nodes(), "{} > {}", narrow.nodes(), full.nodes());
+    // With no four on the board the narrow solver fails as fast as the full one.
+    let mut quiet =
+        Board::from_ascii("..........\n..........\n....x.....\n....o.....\n..........", Rule::Freestyle);
+    let mut cache = ThreatCache::new(12);
+    let mut s = Solver::vcf(&mut cache, 1_000).narrow(2);
+    assert_eq!(s.vcf_plies(&mut quiet, 12), None);
+    assert!(!s.aborted());
+}
