@@ -20,9 +20,9 @@ use std::time::Duration;
 /// well under a megabyte of it.
 pub const HELPER_STACK: usize = 16 << 20;
 
-/// Memory a helper thread may use, beyond the shared table: threat caches (2.5 MiB, zeroed
+/// Memory a helper thread may use, beyond the shared table: threat caches (4.5 MiB, zeroed
 /// lazily), move lists, the board copy and the part of the stack a search touches.
-pub const THREAD_MEMORY: u64 = 4 << 20;
+pub const THREAD_MEMORY: u64 = 6 << 20;
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Role {
