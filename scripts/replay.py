@@ -27,18 +27,15 @@ from __future__ import annotations
 
 import argparse
 import json
-import re
 import shlex
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from blunders import DECIDED, FORCED_LOSS, MISSED_WIN, Judge  # noqa: E402
-from brainproc import Brain, looks_like_move  # noqa: E402
+from brainproc import Brain  # noqa: E402
 from depth import board_command  # noqa: E402
-from teacher import ask  # noqa: E402
-
-PROVED_RE = re.compile(r" ev \+[Mv]\d+")
+from teacher import EVAL_RE, ask, is_mate  # noqa: E402
 
 def load(path: str) -> list[dict]:
     """The saved positions worth replaying (the judge's move differs from the one played)."""
@@ -81,19 +78,9 @@ def replay(engine: str, positions: list[dict], judge, turn_ms: int) -> list[bool
     return marks
 
 
-def proves(brain: Brain, lines: list[str], timeout_s: float) -> bool | None:
-    """Whether the brain's last evaluation before its move is a proved win (None: no answer)."""
-    brain.send(*lines)
-    proved = False
-    while True:
-        got = brain.read(timeout_s)
-        if got is None or got[1] is None:
-            return None
-        line = got[1].strip()
-        if line.startswith("MESSAGE") and " ev " in line:
-            proved = PROVED_RE.search(line) is not None
-        elif looks_like_move(line):
-            return proved
+def proved_win(ev: str | None) -> bool:
+    """Whether an evaluation (`teacher.ask`'s) is a proved win for the side that gave it."""
+    return ev is not None and ev.startswith("+") and is_mate(ev)
 
 
 def attack(engine: str, positions: list[dict], turn_ms: int) -> list[bool]:
@@ -103,11 +90,11 @@ def attack(engine: str, positions: list[dict], turn_ms: int) -> list[bool]:
         for p in positions:
             lines = [f"INFO timeout_turn {turn_ms}", "INFO timeout_match 0", f"INFO rule {p.get('rule', 0)}",
                      *board_command(p["size"], p["moves"] + [p["played"]])]
-            proved = proves(brain, lines, turn_ms / 1000 + 10)
-            if proved is None:
+            answered, ev, _ = ask(brain, lines, turn_ms / 1000 + 10)
+            if not answered:
                 brain.kill()
                 brain = Brain(shlex.split(engine), "engine")
-            marks.append(bool(proved))
+            marks.append(answered and proved_win(ev))
     finally:
         brain.close()
     return marks

@@ -34,7 +34,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from brainproc import Brain, looks_like_move, parse_move  # noqa: E402
 from depth import board_command  # noqa: E402
 
-EVAL_RE = re.compile(r"(?:Eval| ev) ([+-]?M?\d+)")
+# A mate reads `M` in Gorin and Rapfi, `v` in PentaZen (`ev +v25`).
+EVAL_RE = re.compile(r"(?:Eval| ev) ([+-]?[Mv]?\d+)")
 
 
 def read_games(paths: list[str]) -> list[tuple[int, list[list[int]], str | None]]:
@@ -102,8 +103,13 @@ def ask(brain: Brain, lines: list[str], timeout_s: float) -> tuple[bool, str | N
             return True, ev, None if move is None else list(move)
 
 
+def is_mate(ev: str) -> bool:
+    """Whether an evaluation of `EVAL_RE` is a proved result (either side's)."""
+    return "M" in ev or "v" in ev
+
+
 def probability(ev: str, scale: float) -> float:
-    if "M" in ev:
+    if is_mate(ev):
         return 0.0 if ev.startswith("-") else 1.0
     return 1.0 / (1.0 + math.exp(-float(ev) / scale))
 

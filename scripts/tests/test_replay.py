@@ -82,7 +82,11 @@ class WithGorin(unittest.TestCase):
             self.assertIn("proved 1/1 +", run.stdout)
 
     def test_a_win_is_read_only_from_a_proved_evaluation(self) -> None:
-        self.assertTrue(replay.PROVED_RE.search("MESSAGE depth 7-13 ev +M13 n 1.1M"))
-        self.assertTrue(replay.PROVED_RE.search("MESSAGE dep 14-29 ev +v25 nd 245k"))
-        self.assertFalse(replay.PROVED_RE.search("MESSAGE depth 9-17 ev 1718 n 419K"))
-        self.assertFalse(replay.PROVED_RE.search("MESSAGE depth 9 ev -M12 n 4K"))
+        def proved(line: str) -> bool:
+            m = replay.EVAL_RE.search(line)
+            return replay.proved_win(m.group(1) if m else None)
+
+        self.assertTrue(proved("MESSAGE depth 7-13 ev +M13 n 1.1M"))
+        self.assertTrue(proved("MESSAGE dep 14-29 ev +v25 nd 245k"))
+        self.assertFalse(proved("MESSAGE depth 9-17 ev 1718 n 419K"))
+        self.assertFalse(proved("MESSAGE depth 9 ev -M12 n 4K"))

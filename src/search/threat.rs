@@ -438,9 +438,15 @@ fn fours_of(b: &mut Board, color: Color, out: &mut [Pos; 64]) -> usize {
             found.push((c, b.point_value(p, color), p));
         }
     });
+    legal_in_order(b, &mut found, color, out)
+}
+
+/// Writes the legal points of `found` (class, value, point) to `out`, highest class first,
+/// then highest value, then board order; returns how many.
+fn legal_in_order(b: &mut Board, found: &mut [(u8, i32, Pos)], color: Color, out: &mut [Pos; 64]) -> usize {
     found.sort_unstable_by(|a, b| b.0.cmp(&a.0).then(b.1.cmp(&a.1)).then(a.2.cmp(&b.2)));
     let mut n = 0;
-    for &(_, _, p) in &found {
+    for &(_, _, p) in found.iter() {
         if n < out.len() && legal_for(b, p, color) {
             out[n] = p;
             n += 1;
@@ -470,16 +476,7 @@ fn fours_near(b: &mut Board, p: Pos, color: Color, out: &mut [Pos; 64]) -> usize
             }
         }
     }
-    let found = &mut found[..n];
-    found.sort_unstable_by(|a, b| b.0.cmp(&a.0).then(b.1.cmp(&a.1)).then(a.2.cmp(&b.2)));
-    let mut m = 0;
-    for &(_, _, q) in found.iter() {
-        if legal_for(b, q, color) {
-            out[m] = q;
-            m += 1;
-        }
-    }
-    m
+    legal_in_order(b, &mut found[..n], color, out)
 }
 
 /// Distinct points on the lines through `p` (within four steps) where `color` makes a five.

@@ -234,7 +234,7 @@ fn narrow_vcf_finds_a_local_chain_with_no_more_nodes() {
     assert_eq!(narrow.vcf_plies(&mut b, 12), Some(full_plies), "each four follows from the last");
     assert_eq!(b.to_ascii(), before);
     assert!(narrow.nodes() <= full.nodes(), "{} > {}", narrow.nodes(), full.nodes());
-    // With no four on the board the narrow solver fails as fast as the full one.
+    // With no four on the board the narrow solver fails, and not for want of budget.
     let mut quiet =
         Board::from_ascii("..........\n..........\n....x.....\n....o.....\n..........", Rule::Freestyle);
     let mut cache = ThreatCache::new(12);
