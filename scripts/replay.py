@@ -58,23 +58,31 @@ def held(kind: str, move: list[int] | None, played: list[int], opponent_ev: int 
     return opponent_ev is not None and opponent_ev < DECIDED
 
 
-def replay(engine: str, positions: list[dict], judge, turn_ms: int) -> list[bool]:
+def answers(engine: str, positions: list[dict], turn_ms: int, after_played: bool):
+    """Yields each position with `teacher.ask`'s (answered, evaluation, move) from one brain,
+    started again when it fails to answer. `after_played`: the position after the reviewed move."""
     brain = Brain(shlex.split(engine), "engine")
-    marks = []
     try:
         for p in positions:
+            moves = p["moves"] + [p["played"]] if after_played else p["moves"]
             lines = [f"INFO timeout_turn {turn_ms}", "INFO timeout_match 0", f"INFO rule {p.get('rule', 0)}",
-                     *board_command(p["size"], p["moves"])]
-            answered, _, move = ask(brain, lines, turn_ms / 1000 + 10)
+                     *board_command(p["size"], moves)]
+            answered, ev, move = ask(brain, lines, turn_ms / 1000 + 10)
             if not answered:
                 brain.kill()
                 brain = Brain(shlex.split(engine), "engine")
-            ev = None
-            if move is not None and move != p["played"]:
-                ev, _ = judge(p["size"], p["moves"] + [move], p.get("rule", 0))
-            marks.append(held(p["kind"], move, p["played"], ev))
+            yield p, answered, ev, move
     finally:
         brain.close()
+
+
+def replay(engine: str, positions: list[dict], judge, turn_ms: int) -> list[bool]:
+    marks = []
+    for p, _, _, move in answers(engine, positions, turn_ms, after_played=False):
+        ev = None
+        if move is not None and move != p["played"]:
+            ev, _ = judge(p["size"], p["moves"] + [move], p.get("rule", 0))
+        marks.append(held(p["kind"], move, p["played"], ev))
     return marks
 
 
@@ -84,20 +92,8 @@ def proved_win(ev: str | None) -> bool:
 
 
 def attack(engine: str, positions: list[dict], turn_ms: int) -> list[bool]:
-    brain = Brain(shlex.split(engine), "engine")
-    marks = []
-    try:
-        for p in positions:
-            lines = [f"INFO timeout_turn {turn_ms}", "INFO timeout_match 0", f"INFO rule {p.get('rule', 0)}",
-                     *board_command(p["size"], p["moves"] + [p["played"]])]
-            answered, ev, _ = ask(brain, lines, turn_ms / 1000 + 10)
-            if not answered:
-                brain.kill()
-                brain = Brain(shlex.split(engine), "engine")
-            marks.append(answered and proved_win(ev))
-    finally:
-        brain.close()
-    return marks
+    replies = answers(engine, positions, turn_ms, after_played=True)
+    return [answered and proved_win(ev) for _, answered, ev, _ in replies]
 
 
 def main() -> int:
