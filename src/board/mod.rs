@@ -89,10 +89,25 @@ fn class_slot(class: Class) -> usize {
     class as usize & (CLASS_SLOTS - 1)
 }
 
+/// What a move changed that its undo puts back as it was, instead of recomputing it (an
+/// undo used to cost as much as the move; most of the engine's time is these two).
 #[derive(Copy, Clone, Debug)]
 struct Undo {
     pos: Pos,
     bounds: Bounds,
+    /// Length of `trail` before the move: the entries above it are the keys it changed.
+    trail: u32,
+    class_counts: [[u16; CLASS_SLOTS]; 2],
+    five_xor: [usize; 2],
+    /// Whether the move updated the sums, which were then saved on `sums`.
+    valued: bool,
+}
+
+/// The evaluation's sums before a valued move.
+#[derive(Copy, Clone, Debug)]
+struct Sums {
+    totals: [[i32; 2]; 2],
+    acc: [[i32; 2 * NET_HIDDEN]; 2],
 }
 
 /// How far (in points) around a stone empty points become move candidates.
@@ -138,6 +153,10 @@ pub struct Board {
     stones: usize,
     bounds: Bounds,
     history: Vec<Undo>,
+    /// Empty points' keys as they were before the moves of `history` changed them.
+    trail: Vec<(u16, [PatKey; 2])>,
+    /// The sums before each valued move of `history`.
+    sums: Vec<Sums>,
 }
 
 impl Board {
@@ -188,6 +207,8 @@ impl Board {
             stones: 0,
             bounds: Bounds::EMPTY,
             history: Vec::with_capacity(width * height),
+            trail: Vec::new(),
+            sums: Vec::new(),
         };
         for y in 0..height {
             for x in 0..width {
@@ -281,6 +302,9 @@ impl Board {
     /// Algebraic name (`h8`: letter = column, number = row from 1 at the top), or `x,y` on
     /// boards wider than the alphabet.
     pub fn pos_name(&self, p: Pos) -> String {
+        if p == Pos::NONE {
+            return "none".to_string();
+        }
         let (x, y) = self.xy(p);
         if self.width <= 26 {
             format!("{}{}", (b'a' + x as u8) as char, y + 1)
@@ -325,7 +349,17 @@ impl Board {
     /// `make`, updating the evaluation's sums or not (`valued`).
     fn make_with(&mut self, p: Pos, valued: bool) {
         debug_assert!(self.is_empty(p));
-        self.history.push(Undo { pos: p, bounds: self.bounds });
+        self.history.push(Undo {
+            pos: p,
+            bounds: self.bounds,
+            trail: self.trail.len() as u32,
+            class_counts: self.class_counts,
+            five_xor: self.five_xor,
+            valued,
+        });
+        if valued {
+            self.sums.push(Sums { totals: self.totals, acc: self.acc });
+        }
         let (x, y) = self.xy(p);
         self.bounds.include(x as i32, y as i32);
         self.set_stone(p, self.side.cell(), valued);
@@ -363,10 +397,24 @@ impl Board {
 
     fn undo_with(&mut self, valued: bool) {
         let Some(u) = self.history.pop() else { return };
+        debug_assert_eq!(u.valued, valued, "undo of the other kind of move");
         let color = self.get(u.pos).expect("history names a stone");
         self.set_side_to_move(color);
         self.key ^= zobrist::zobrist().stones[color as usize][u.pos.index()];
-        self.set_stone(u.pos, EMPTY, valued);
+        self.clear_stone(u.pos);
+        // The stone's own keys did not change while it stood (only empty points' keys
+        // follow their lines), so they are right for the empty point again.
+        while self.trail.len() > u.trail as usize {
+            let (n, keys) = self.trail.pop().expect("trail above the mark");
+            self.keys[n as usize] = keys;
+        }
+        self.class_counts = u.class_counts;
+        self.five_xor = u.five_xor;
+        if u.valued {
+            let sums = self.sums.pop().expect("sums of a valued move");
+            self.totals = sums.totals;
+            self.acc = sums.acc;
+        }
         self.bounds = u.bounds;
     }
 
@@ -378,16 +426,22 @@ impl Board {
             return true;
         }
         let Some(color) = self.get(p) else { return false };
-        // The bounds may stay larger than needed: they only limit where candidates are sought.
-        self.history.retain(|u| u.pos != p);
-        self.set_side_to_move(color);
-        self.key ^= zobrist::zobrist().stones[color as usize][p.index()];
-        self.set_stone(p, EMPTY, true);
+        // The moves after `p` saved states that had `p` on the board: replay the others on a
+        // new board (a rare command, not a search step).
+        let rest: Vec<(Pos, Color)> =
+            self.moves().filter(|&q| q != p).map(|q| (q, self.get(q).expect("a played stone"))).collect();
+        let mut board = Board::new(self.width, self.height, self.rule);
+        for (q, c) in rest {
+            board.place(q, c);
+        }
+        board.set_side_to_move(color);
+        *self = board;
         true
     }
 
-    /// Writes one cell and brings every dependent code, key, total and count up to date.
-    /// `valued`: whether the evaluation's sums follow (see `make_unvalued`).
+    /// Puts a stone on the empty point `p` and brings every dependent code, key, total and
+    /// count up to date, saving the keys it changes on `trail`. `valued`: whether the
+    /// evaluation's sums follow (see `make_unvalued`).
     fn set_stone(&mut self, p: Pos, cell: u8, valued: bool) {
         // One copy per reach, so that the neighbour loop unrolls and the table index is a
         // constant shift.
@@ -400,13 +454,8 @@ impl Board {
 
     fn set_stone_within<const REACH: usize>(&mut self, p: Pos, cell: u8, valued: bool) {
         let i = p.index() & SLOT_MASK;
-        let placing = cell != EMPTY;
-        if placing {
-            self.stones += 1;
-            self.leave_totals(i, valued);
-        } else {
-            self.stones -= 1;
-        }
+        self.stones += 1;
+        self.leave_totals(i, valued);
         self.cells[i] = cell;
         for d in 0..4 {
             let step = self.dirs[d];
@@ -421,8 +470,8 @@ impl Board {
                     let shift = 2 * slot(seen_at);
                     let code = (self.codes[n][d] & !(3 << shift)) | (cell as u32) << shift;
                     self.codes[n][d] = code;
-                    // Only empty points need their patterns: an occupied point's are rebuilt
-                    // from its codes when it is emptied again.
+                    // Only empty points need their patterns: an occupied point's keep the
+                    // values they had when it was filled, which its undo needs again.
                     if self.cells[n] == EMPTY {
                         let both = self.lines[pattern::window_index(code, REACH)];
                         self.update_key(n, d, both, valued);
@@ -432,15 +481,35 @@ impl Board {
         }
         for o in 0..self.near_offsets.len() {
             let n = (i as isize + self.near_offsets[o]) as usize & SLOT_MASK;
-            if placing {
-                self.near[n] += 1;
-            } else {
-                self.near[n] -= 1;
+            self.near[n] += 1;
+        }
+    }
+
+    /// The undo's share of `set_stone`: the cell, its neighbours' codes and the candidate
+    /// counts (keys, counts and sums are restored from what the move saved).
+    fn clear_stone(&mut self, p: Pos) {
+        let i = p.index() & SLOT_MASK;
+        self.stones -= 1;
+        self.cells[i] = EMPTY;
+        let reach = self.reach as i32;
+        for d in 0..4 {
+            let step = self.dirs[d];
+            for k in 1..=reach {
+                for (n, seen_at) in
+                    [(i as isize - k as isize * step, k), (i as isize + k as isize * step, -k)]
+                {
+                    let n = n as usize & SLOT_MASK;
+                    if self.cells[n] == WALL {
+                        continue;
+                    }
+                    let shift = 2 * slot(seen_at);
+                    self.codes[n][d] = (self.codes[n][d] & !(3 << shift)) | (EMPTY as u32) << shift;
+                }
             }
         }
-        if !placing {
-            self.refresh_keys(i);
-            self.enter_totals(i, valued);
+        for o in 0..self.near_offsets.len() {
+            let n = (i as isize + self.near_offsets[o]) as usize & SLOT_MASK;
+            self.near[n] -= 1;
         }
     }
 
@@ -450,6 +519,12 @@ impl Board {
     fn update_key(&mut self, n: usize, d: usize, both: u8, valued: bool) {
         let n = n & SLOT_MASK;
         let both = both as PatKey;
+        let old = self.keys[n];
+        let changed = (0..2).any(|c| (old[c] >> (4 * d)) & 0xF != (both >> (4 * c)) & 0xF);
+        if !changed {
+            return;
+        }
+        self.trail.push((n as u16, old));
         for c in 0..2 {
             let t = self.points[c];
             let old = self.keys[n][c];

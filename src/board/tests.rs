@@ -62,6 +62,44 @@ fn make_undo_restores_everything() {
 }
 
 #[test]
+fn every_undo_in_a_search_like_walk_restores_its_move() {
+    for (n, &rule) in RULES.iter().enumerate() {
+        let mut b = Board::new(15, 15, rule);
+        random_game(&mut b, 300 + n as u64, 20);
+        let mut state = 500 + n as u64;
+        // Valued moves below unvalued ones, as the search calls the solvers; each undo must
+        // give back the key, the evaluation and every incremental table of before its move.
+        let mut stack: Vec<(bool, u64, i32)> = Vec::new();
+        for _ in 0..400 {
+            let grow = stack.len() < 2 || (stack.len() < 12 && !splitmix64(&mut state).is_multiple_of(3));
+            if grow {
+                let mut empties = Vec::new();
+                b.for_each_candidate(|p| empties.push(p));
+                let p = empties[(splitmix64(&mut state) % empties.len() as u64) as usize];
+                let valued = stack.iter().all(|s| s.0) && splitmix64(&mut state).is_multiple_of(2);
+                let value = if valued { b.evaluate() } else { 0 };
+                stack.push((valued, b.key(), value));
+                if valued {
+                    b.make(p);
+                } else {
+                    b.make_unvalued(p);
+                }
+            } else {
+                let (valued, key, value) = stack.pop().unwrap();
+                if valued {
+                    b.undo();
+                    assert_consistent(&b);
+                    assert_eq!(b.evaluate(), value);
+                } else {
+                    b.undo_unvalued();
+                }
+                assert_eq!(b.key(), key);
+            }
+        }
+    }
+}
+
+#[test]
 fn unvalued_moves_keep_classes_and_leave_the_sums_as_they_were() {
     for (n, &rule) in RULES.iter().enumerate() {
         let mut b = Board::new(15, 15, rule);

@@ -12,7 +12,7 @@ pub mod tt;
 use crate::board::{Board, Color, Pos, MAX_CELLS};
 use crate::eval::{C_DOUBLE_THREE, C_FIVE, C_FOUR_THREE, C_OPEN_FOUR};
 use crate::rules::Rule;
-use movepick::{five_point, generate, is_legal, open_four_point, Scored};
+use movepick::{five_point, generate, generate_unordered, is_legal, open_four_point, pick_next, Scored};
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -699,7 +699,7 @@ impl<'a> Searcher<'a> {
         }
 
         let mut moves = std::mem::take(&mut self.move_lists[ply]);
-        generate(b, &mut moves, &self.killers[ply], &self.history, tt_move);
+        generate_unordered(b, &mut moves, &self.killers[ply], &self.history, tt_move);
         if moves.is_empty() {
             self.move_lists[ply] = moves;
             return b.evaluate();
@@ -713,11 +713,11 @@ impl<'a> Searcher<'a> {
         let mut best_score = -INF;
         let mut best_move = Pos::NONE;
         let cap = if ply >= 2 { move_cap(depth, is_busy(b)) } else { usize::MAX };
-        for (i, m) in moves.iter().enumerate() {
+        for i in 0..moves.len() {
             if i >= cap && best_score > -WIN_THRESHOLD {
                 break;
             }
-            let p = m.pos;
+            let p = pick_next(&mut moves, i).pos;
             let forcing = b.class(p, us) >= crate::eval::C_THREE;
             let quiet = !defending && !forcing;
             // Late quiet moves at shallow depth are rarely best once the ordering has spoken.

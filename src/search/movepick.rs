@@ -43,8 +43,40 @@ fn drop_forbidden(b: &mut Board, out: &mut Vec<Scored>) {
     }
 }
 
-/// Fills `out` with the moves worth searching for the side to move, scored for ordering.
+/// Fills `out` with the moves worth searching for the side to move, scored for ordering,
+/// best first.
 pub fn generate(b: &mut Board, out: &mut Vec<Scored>, killers: &[Pos; 2], history: &[i32], tt_move: Pos) {
+    generate_unordered(b, out, killers, history, tt_move);
+    out.sort_unstable_by(better);
+}
+
+/// The order of `generate`: higher score first, ties by position, so that the order (and
+/// `bench`) is deterministic.
+fn better(a: &Scored, b: &Scored) -> std::cmp::Ordering {
+    b.score.cmp(&a.score).then(a.pos.cmp(&b.pos))
+}
+
+/// Moves `out[i..]`'s best move to `out[i]` and returns it: `generate`'s order, paid only
+/// for the moves a node gets to (most nodes cut off or hit the move cap after a few).
+pub fn pick_next(out: &mut [Scored], i: usize) -> Scored {
+    let mut best = i;
+    for j in i + 1..out.len() {
+        if better(&out[j], &out[best]).is_lt() {
+            best = j;
+        }
+    }
+    out.swap(i, best);
+    out[i]
+}
+
+/// `generate` without the ordering: take the moves with `pick_next`.
+pub fn generate_unordered(
+    b: &mut Board,
+    out: &mut Vec<Scored>,
+    killers: &[Pos; 2],
+    history: &[i32],
+    tt_move: Pos,
+) {
     out.clear();
     let us = b.side_to_move();
     let them = us.opp();
@@ -64,8 +96,6 @@ pub fn generate(b: &mut Board, out: &mut Vec<Scored>, killers: &[Pos; 2], histor
         out.push(Scored { pos: p, score });
     });
     drop_forbidden(b, out);
-    // Ties broken by position keep the order, and so `bench`, deterministic.
-    out.sort_unstable_by(|a, b| b.score.cmp(&a.score).then(a.pos.cmp(&b.pos)));
 }
 
 /// A point where `color` makes an open four (or, in gomoku, a double four) that it may

@@ -431,14 +431,21 @@ impl<'a> Solver<'a> {
 
 /// Points where `color` makes a four or better (legal ones), open fours first.
 fn fours_of(b: &mut Board, color: Color, out: &mut [Pos; 64]) -> usize {
-    let mut found: Vec<(u8, i32, Pos)> = Vec::new();
+    // The solvers call this at every node: no allocation, and no scan when the counts say
+    // there is nothing to find.
+    if !b.can_make_four(color) {
+        return 0;
+    }
+    let mut found = [(0, 0, Pos::NONE); 64];
+    let mut n = 0;
     b.for_each_candidate(|p| {
         let c = b.class(p, color);
-        if c >= C_FOUR {
-            found.push((c, b.point_value(p, color), p));
+        if c >= C_FOUR && n < found.len() {
+            found[n] = (c, b.point_value(p, color), p);
+            n += 1;
         }
     });
-    legal_in_order(b, &mut found, color, out)
+    legal_in_order(b, &mut found[..n], color, out)
 }
 
 /// Writes the legal points of `found` (class, value, point) to `out`, highest class first,
