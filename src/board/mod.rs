@@ -457,28 +457,16 @@ impl Board {
         self.stones += 1;
         self.leave_totals(i, valued);
         self.cells[i] = cell;
-        for d in 0..4 {
-            let step = self.dirs[d];
-            for k in 1..=REACH as i32 {
-                for (n, seen_at) in
-                    [(i as isize - k as isize * step, k), (i as isize + k as isize * step, -k)]
-                {
-                    let n = n as usize & SLOT_MASK;
-                    if self.cells[n] == WALL {
-                        continue;
-                    }
-                    let shift = 2 * slot(seen_at);
-                    let code = (self.codes[n][d] & !(3 << shift)) | (cell as u32) << shift;
-                    self.codes[n][d] = code;
-                    // Only empty points need their patterns: an occupied point's keep the
-                    // values they had when it was filled, which its undo needs again.
-                    if self.cells[n] == EMPTY {
-                        let both = self.lines[pattern::window_index(code, REACH)];
-                        self.update_key(n, d, both, valued);
-                    }
-                }
+        Self::each_line_neighbour::<REACH>(self, i, |b, n, d, shift| {
+            let code = (b.codes[n][d] & !(3 << shift)) | (cell as u32) << shift;
+            b.codes[n][d] = code;
+            // Only empty points need their patterns: an occupied point's keep the values
+            // they had when it was filled, which its undo needs again.
+            if b.cells[n] == EMPTY {
+                let both = b.lines[pattern::window_index(code, REACH)];
+                b.update_key(n, d, both, valued);
             }
-        }
+        });
         for o in 0..self.near_offsets.len() {
             let n = (i as isize + self.near_offsets[o]) as usize & SLOT_MASK;
             self.near[n] += 1;
@@ -491,25 +479,40 @@ impl Board {
         let i = p.index() & SLOT_MASK;
         self.stones -= 1;
         self.cells[i] = EMPTY;
-        let reach = self.reach as i32;
-        for d in 0..4 {
-            let step = self.dirs[d];
-            for k in 1..=reach {
-                for (n, seen_at) in
-                    [(i as isize - k as isize * step, k), (i as isize + k as isize * step, -k)]
-                {
-                    let n = n as usize & SLOT_MASK;
-                    if self.cells[n] == WALL {
-                        continue;
-                    }
-                    let shift = 2 * slot(seen_at);
-                    self.codes[n][d] = (self.codes[n][d] & !(3 << shift)) | (EMPTY as u32) << shift;
-                }
-            }
+        let clear = |b: &mut Board, n: usize, d: usize, shift: u32| {
+            b.codes[n][d] = (b.codes[n][d] & !(3 << shift)) | (EMPTY as u32) << shift;
+        };
+        if self.reach == HALF {
+            Self::each_line_neighbour::<HALF>(self, i, clear);
+        } else {
+            Self::each_line_neighbour::<{ HALF - 1 }>(self, i, clear);
         }
         for o in 0..self.near_offsets.len() {
             let n = (i as isize + self.near_offsets[o]) as usize & SLOT_MASK;
             self.near[n] -= 1;
+        }
+    }
+
+    /// Calls `f(board, n, d, shift)` for every point `n` on the board within `REACH` steps of
+    /// point `i` along direction `d`, where `shift` is the place of `i` in `n`'s code.
+    #[inline(always)]
+    fn each_line_neighbour<const REACH: usize>(
+        &mut self,
+        i: usize,
+        mut f: impl FnMut(&mut Board, usize, usize, u32),
+    ) {
+        for d in 0..4 {
+            let step = self.dirs[d];
+            for k in 1..=REACH as i32 {
+                for (n, seen_at) in
+                    [(i as isize - k as isize * step, k), (i as isize + k as isize * step, -k)]
+                {
+                    let n = n as usize & SLOT_MASK;
+                    if self.cells[n] != WALL {
+                        f(self, n, d, 2 * slot(seen_at));
+                    }
+                }
+            }
         }
     }
 
