@@ -63,6 +63,41 @@ pub struct Proof {
     pub line: Vec<Pos>,
 }
 
+/// Longest line a solver follows (a VCF of `VCF_DEPTH` fours is 48 plies; a VCT adds its
+/// threats and the blocks of the defender's fours). A longer one counts as no win.
+const MAX_LINE: usize = 160;
+
+/// The moves of the line being searched, in a fixed array: the search builds a solver at
+/// many of its leaves, and this keeps that free of allocation.
+struct Line {
+    moves: [Pos; MAX_LINE],
+    len: usize,
+}
+
+impl Line {
+    fn new() -> Line {
+        Line { moves: [Pos::NONE; MAX_LINE], len: 0 }
+    }
+
+    fn as_slice(&self) -> &[Pos] {
+        &self.moves[..self.len]
+    }
+
+    /// Adds `p`; false when the line is full.
+    fn push(&mut self, p: Pos) -> bool {
+        if self.len == MAX_LINE {
+            return false;
+        }
+        self.moves[self.len] = p;
+        self.len += 1;
+        true
+    }
+
+    fn pop(&mut self) {
+        self.len -= 1;
+    }
+}
+
 /// One solver run: caches, budget and the line being built.
 pub struct Solver<'a> {
     vcf_cache: &'a mut ThreatCache,
@@ -72,8 +107,11 @@ pub struct Solver<'a> {
     deadline: Option<Instant>,
     stop: Option<&'a dyn Fn() -> bool>,
     aborted: bool,
-    path: Vec<Pos>,
+    path: Line,
     proof: Vec<Pos>,
+    /// Move and reply lists of finished VCT nodes, for the next ones to reuse.
+    threat_lists: Vec<Vec<(u8, i32, Pos)>>,
+    reply_lists: Vec<Vec<Pos>>,
     /// Below the first four, the most fours an attacker node tries (`None`: every four on the
     /// board); see `narrow`.
     width: Option<usize>,
@@ -90,8 +128,10 @@ impl<'a> Solver<'a> {
             deadline: None,
             stop: None,
             aborted: false,
-            path: Vec::with_capacity(64),
+            path: Line::new(),
             proof: Vec::new(),
+            threat_lists: Vec::new(),
+            reply_lists: Vec::new(),
             width: None,
         }
     }
@@ -188,7 +228,7 @@ impl<'a> Solver<'a> {
 
     fn start(&mut self) {
         self.aborted = false;
-        self.path.clear();
+        self.path.len = 0;
         self.proof.clear();
     }
 
@@ -212,7 +252,7 @@ impl<'a> Solver<'a> {
 
     fn won_with(&mut self, last: Pos) {
         self.proof.clear();
-        self.proof.extend_from_slice(&self.path);
+        self.proof.extend_from_slice(self.path.as_slice());
         self.proof.push(last);
     }
 
@@ -255,8 +295,8 @@ impl<'a> Solver<'a> {
         } else {
             n = match self.width {
                 // The path ends with the attacker's last four and the defender's block.
-                Some(w) if self.path.len() >= 2 => {
-                    fours_near(b, self.path[self.path.len() - 2], us, &mut moves).min(w)
+                Some(w) if self.path.len >= 2 => {
+                    fours_near(b, self.path.moves[self.path.len - 2], us, &mut moves).min(w)
                 }
                 _ => fours_of(b, us, &mut moves),
             };
@@ -308,15 +348,17 @@ impl<'a> Solver<'a> {
         }
         if !any_reply {
             self.proof.clear();
-            self.proof.extend_from_slice(&self.path);
+            self.proof.extend_from_slice(self.path.as_slice());
         }
         true
     }
 
     /// Plays `p` on the board and the line, runs `f`, and takes `p` back.
     fn after(&mut self, b: &mut Board, p: Pos, f: impl FnOnce(&mut Self, &mut Board) -> bool) -> bool {
+        if !self.path.push(p) {
+            return false;
+        }
         b.make_unvalued(p);
-        self.path.push(p);
         let result = f(self, b);
         self.path.pop();
         b.undo_unvalued();
@@ -353,7 +395,8 @@ impl<'a> Solver<'a> {
         if self.vct_cache.as_ref().is_some_and(|c| c.failed(key, depth)) {
             return false;
         }
-        let mut moves = Vec::with_capacity(32);
+        let mut moves = self.threat_lists.pop().unwrap_or_default();
+        moves.clear();
         b.for_each_candidate(|p| {
             let c = b.class(p, us);
             if c >= C_THREE && c != C_FIVE {
@@ -361,31 +404,45 @@ impl<'a> Solver<'a> {
             }
         });
         moves.sort_unstable_by(|a, b| b.0.cmp(&a.0).then(b.1.cmp(&a.1)).then(a.2.cmp(&b.2)));
+        let mut won = false;
         for &(_, _, p) in &moves {
             if !legal_for(b, p, us) {
                 continue;
             }
             if self.after(b, p, |s, b| s.vct_defend(b, depth - 1)) {
-                return true;
+                won = true;
+                break;
             }
             if self.aborted {
-                return false;
+                break;
             }
         }
-        if let Some(c) = self.vct_cache.as_mut() {
-            c.store_failure(key, depth);
+        self.threat_lists.push(moves);
+        if !won && !self.aborted {
+            if let Some(c) = self.vct_cache.as_mut() {
+                c.store_failure(key, depth);
+            }
         }
-        false
+        won
     }
 
     /// The defender to move against the attacker's threats; true when every reply loses.
     fn vct_defend(&mut self, b: &mut Board, depth: i32) -> bool {
-        let defender = b.side_to_move();
-        let attacker = defender.opp();
-        if b.class_count(defender, C_FIVE) > 0 || self.tick() {
+        if b.class_count(b.side_to_move(), C_FIVE) > 0 || self.tick() {
             return false;
         }
-        let mut replies = Vec::with_capacity(16);
+        let mut replies = self.reply_lists.pop().unwrap_or_default();
+        replies.clear();
+        let lost = self.every_listed_reply_loses(b, depth, &mut replies);
+        self.reply_lists.push(replies);
+        lost
+    }
+
+    /// `vct_defend` once its node is counted: lists in `replies` the defender's answers to
+    /// the threat and tries them.
+    fn every_listed_reply_loses(&mut self, b: &mut Board, depth: i32, replies: &mut Vec<Pos>) -> bool {
+        let defender = b.side_to_move();
+        let attacker = defender.opp();
         if b.class_count(attacker, C_FIVE) > 0 {
             b.for_each_candidate(|p| {
                 if b.class(p, attacker) == C_FIVE {
@@ -425,7 +482,7 @@ impl<'a> Solver<'a> {
         } else {
             return false; // no threat: the defender has a free move
         }
-        self.every_reply_loses(b, &replies, depth, Self::vct_attack)
+        self.every_reply_loses(b, replies, depth, Self::vct_attack)
     }
 }
 

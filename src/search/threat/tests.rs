@@ -242,3 +242,16 @@ fn narrow_vcf_finds_a_local_chain_with_no_more_nodes() {
     assert_eq!(s.vcf_plies(&mut quiet, 12), None);
     assert!(!s.aborted());
 }
+
+#[test]
+fn a_full_line_takes_no_more_moves() {
+    let mut line = Line::new();
+    for k in 0..MAX_LINE {
+        assert!(line.push(Pos(k as u16 + 1)));
+    }
+    assert!(!line.push(Pos(1)), "past the end");
+    assert_eq!(line.as_slice().len(), MAX_LINE);
+    line.pop();
+    assert!(line.push(Pos(7)));
+    assert_eq!(line.as_slice().last(), Some(&Pos(7)));
+}
