@@ -1,6 +1,7 @@
 //! Evaluation: line patterns per point, combined over the four directions into a point class
 //! and a point value; the position's value is the sum of point values of both sides.
 
+pub mod adam;
 pub mod net;
 pub mod netfit;
 pub mod params;

@@ -155,13 +155,11 @@ fn fit(train: &[Sample], held: &[Sample], w: &[f64], scale: f64, epochs: usize, 
         show(what, net.loss(&tr, &base_tr, train, scale), net.loss(&he, &base_he, held, scale));
     };
     report(&net, "start");
-    let (mut m, mut v) = (vec![0f64; TOTAL], vec![0f64; TOTAL]);
-    let (beta1, beta2) = (0.9f64, 0.999f64);
+    let mut adam = super::adam::Adam::new(TOTAL, 1e-8);
     let mut order: Vec<usize> = (0..tr.len()).collect();
     let mut grad = vec![0f64; TOTAL];
     let mut touched = vec![false; ALL];
     let mut h = [0f64; NET_HIDDEN];
-    let mut t = 0;
     for epoch in 1..=epochs {
         for k in (1..order.len()).rev() {
             order.swap(k, (splitmix64(&mut state) % (k as u64 + 1)) as usize);
@@ -191,13 +189,10 @@ fn fit(train: &[Sample], held: &[Sample], w: &[f64], scale: f64, epochs: usize, 
                 }
             }
             // Adam, on the first-layer rows this batch touched and on the rest of the net.
-            t += 1;
-            let (c1, c2) = (1.0 - beta1.powi(t), 1.0 - beta2.powi(t));
+            adam.next_step();
             let mut step = |q: usize, p: &mut [f64]| {
                 let g = grad[q] + L2 * p[q];
-                m[q] = beta1 * m[q] + (1.0 - beta1) * g;
-                v[q] = beta2 * v[q] + (1.0 - beta2) * g * g;
-                p[q] -= RATE * (m[q] / c1) / ((v[q] / c2).sqrt() + 1e-8);
+                adam.update(q, g, RATE, &mut p[q]);
             };
             for i in rows {
                 touched[i] = false;

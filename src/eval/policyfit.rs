@@ -250,13 +250,12 @@ fn best_scale(ps: &[Position], w: &[f64]) -> f64 {
 
 fn fit(ps: &[Position], w: &mut [f64], scale: f64, epochs: usize, mut report: impl FnMut(usize, &[f64])) {
     let start = w.to_vec();
-    let (mut m, mut v, mut g) = (vec![0f64; TOTAL], vec![0f64; TOTAL], vec![0f64; TOTAL]);
-    let (b1, b2) = (0.9f64, 0.999f64);
+    let mut g = vec![0f64; TOTAL];
+    let mut adam = super::adam::Adam::new(TOTAL, 1e-8);
     let mut state = 0x5EED_u64;
     let mut order: Vec<usize> = (0..ps.len()).collect();
     let mut touched = Vec::new();
     let mut s = Vec::new();
-    let mut t = 0;
     for epoch in 1..=epochs {
         for k in (1..order.len()).rev() {
             order.swap(k, (crate::board::splitmix64(&mut state) % (k as u64 + 1)) as usize);
@@ -290,14 +289,11 @@ fn fit(ps: &[Position], w: &mut [f64], scale: f64, epochs: usize, mut report: im
                     add(CLASSES + c.classes as usize);
                 }
             }
-            t += 1;
-            let (c1, c2) = (1.0 - b1.powi(t), 1.0 - b2.powi(t));
+            adam.next_step();
             for q in touched.drain(..) {
                 let gq = g[q] + L2 * (w[q] - start[q]);
                 g[q] = 0.0;
-                m[q] = b1 * m[q] + (1.0 - b1) * gq;
-                v[q] = b2 * v[q] + (1.0 - b2) * gq * gq;
-                w[q] -= RATE * (m[q] / c1) / ((v[q] / c2).sqrt() + 1e-8);
+                adam.update(q, gq, RATE, &mut w[q]);
             }
         }
         report(epoch, w);

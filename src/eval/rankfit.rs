@@ -77,8 +77,7 @@ pub fn run(args: &[String]) -> Result<()> {
     };
     show("start", &w);
     let fixed: Vec<bool> = (0..ALL).map(tune::fixed).collect();
-    let (mut m, mut v) = (vec![0f64; ALL], vec![0f64; ALL]);
-    let (b1, b2) = (0.9f64, 0.999f64);
+    let mut adam = super::adam::Adam::new(ALL, 1e-9);
     let mut t = 0;
     for epoch in 1..=epochs {
         for batch in train.chunks(512) {
@@ -107,12 +106,10 @@ pub fn run(args: &[String]) -> Result<()> {
                 }
             }
             t += 1;
-            let (c1, c2) = (1.0 - b1.powi(t), 1.0 - b2.powi(t));
+            adam.next_step();
             for k in (0..ALL).filter(|&k| !fixed[k]) {
                 let gk = g[k] + if k >= PARAMS { tune::SHAPE_L2 * w[k] } else { 0.0 };
-                m[k] = b1 * m[k] + (1.0 - b1) * gk;
-                v[k] = b2 * v[k] + (1.0 - b2) * gk * gk;
-                w[k] -= rate * (m[k] / c1) / ((v[k] / c2).sqrt() + 1e-9);
+                adam.update(k, gk, rate, &mut w[k]);
             }
         }
         show(&format!("epoch {epoch}"), &w);

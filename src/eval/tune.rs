@@ -322,14 +322,15 @@ fn shape_best(k: usize) -> Pat {
 
 /// Adam on the log loss; NONE patterns keep weight 0 (they are the baseline).
 fn fit(samples: &[Sample], w: &mut [f64], scale: f64, iterations: usize) {
-    let (mut m, mut v) = (vec![0f64; ALL], vec![0f64; ALL]);
-    let (beta1, beta2, rate) = (0.9, 0.999, 0.25);
+    let mut adam = super::adam::Adam::new(ALL, 1e-9);
+    let rate = 0.25;
     let fixed: Vec<bool> = (0..ALL).map(fixed).collect();
     for t in 1..=iterations {
         let mut grad = vec![0f64; ALL];
         for s in samples {
             add_gradient(&mut grad, s, sigmoid(eval(s, w) / scale) - s.won as f64);
         }
+        adam.next_step();
         for i in 0..ALL {
             if fixed[i] {
                 continue;
@@ -338,11 +339,7 @@ fn fit(samples: &[Sample], w: &mut [f64], scale: f64, iterations: usize) {
             if i >= PARAMS {
                 g += SHAPE_L2 * w[i];
             }
-            m[i] = beta1 * m[i] + (1.0 - beta1) * g;
-            v[i] = beta2 * v[i] + (1.0 - beta2) * g * g;
-            let mh = m[i] / (1.0 - beta1.powi(t as i32));
-            let vh = v[i] / (1.0 - beta2.powi(t as i32));
-            w[i] -= rate * mh / (vh.sqrt() + 1e-9);
+            adam.update(i, g, rate, &mut w[i]);
         }
         if t % 200 == 0 {
             eprintln!("iteration {t}: log loss {:.5}", loss(samples, w, scale));
