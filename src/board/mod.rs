@@ -241,7 +241,7 @@ impl Board {
                 }
                 self.refresh_keys(i);
                 if self.cells[i] == EMPTY {
-                    self.enter_totals(i, true);
+                    self.enter_totals(i);
                 }
             }
         }
@@ -593,7 +593,9 @@ impl Board {
         }
     }
 
-    fn enter_totals(&mut self, i: usize, valued: bool) {
+    /// Counts the empty point `i` into every total (the board's rebuild; an undo restores
+    /// the totals its move saved instead).
+    fn enter_totals(&mut self, i: usize) {
         for c in 0..2 {
             let t = self.points[c];
             let e = t.get(self.keys[i][c]);
@@ -601,11 +603,9 @@ impl Board {
             if e.class == C_FIVE {
                 self.five_xor[c] ^= i;
             }
-            if valued {
-                self.totals[c][0] += e.value as i32;
-                self.totals[c][1] += e.threat as i32;
-                self.net_move(c, net::NO_SHAPE, e.shape);
-            }
+            self.totals[c][0] += e.value as i32;
+            self.totals[c][1] += e.threat as i32;
+            self.net_move(c, net::NO_SHAPE, e.shape);
         }
     }
 
@@ -681,8 +681,14 @@ impl Board {
     /// Whether `color` has any point that makes a four or better.
     #[inline]
     pub fn can_make_four(&self, color: Color) -> bool {
+        self.four_point_count(color) > 0
+    }
+
+    /// How many empty points make a four or better for `color`.
+    #[inline]
+    pub fn four_point_count(&self, color: Color) -> usize {
         use crate::eval::{C_FIVE, C_FOUR, C_FOUR_THREE, C_OPEN_FOUR};
-        [C_FOUR, C_FOUR_THREE, C_OPEN_FOUR, C_FIVE].iter().any(|&c| self.class_count(color, c) > 0)
+        [C_FOUR, C_FOUR_THREE, C_OPEN_FOUR, C_FIVE].iter().map(|&c| self.class_count(color, c) as usize).sum()
     }
 
     /// Static value for the side to move.

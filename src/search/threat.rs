@@ -64,7 +64,8 @@ pub struct Proof {
 }
 
 /// Longest line a solver follows (a VCF of `VCF_DEPTH` fours is 48 plies; a VCT adds its
-/// threats and the blocks of the defender's fours). A longer one counts as no win.
+/// threats and the blocks of the defender's fours). A longer one ends the run as if out of
+/// budget: nothing is proved either way, and no failure is cached.
 const MAX_LINE: usize = 160;
 
 /// The moves of the line being searched, in a fixed array: the search builds a solver at
@@ -95,6 +96,15 @@ impl Line {
 
     fn pop(&mut self) {
         self.len -= 1;
+    }
+
+    fn clear(&mut self) {
+        self.len = 0;
+    }
+
+    /// The move `back` places from the end (1: the last).
+    fn back(&self, back: usize) -> Pos {
+        self.moves[self.len - back]
     }
 }
 
@@ -228,7 +238,7 @@ impl<'a> Solver<'a> {
 
     fn start(&mut self) {
         self.aborted = false;
-        self.path.len = 0;
+        self.path.clear();
         self.proof.clear();
     }
 
@@ -295,8 +305,8 @@ impl<'a> Solver<'a> {
         } else {
             n = match self.width {
                 // The path ends with the attacker's last four and the defender's block.
-                Some(w) if self.path.len >= 2 => {
-                    fours_near(b, self.path.moves[self.path.len - 2], us, &mut moves).min(w)
+                Some(w) if self.path.as_slice().len() >= 2 => {
+                    fours_near(b, self.path.back(2), us, &mut moves).min(w)
                 }
                 _ => fours_of(b, us, &mut moves),
             };
@@ -356,6 +366,7 @@ impl<'a> Solver<'a> {
     /// Plays `p` on the board and the line, runs `f`, and takes `p` back.
     fn after(&mut self, b: &mut Board, p: Pos, f: impl FnOnce(&mut Self, &mut Board) -> bool) -> bool {
         if !self.path.push(p) {
+            self.aborted = true;
             return false;
         }
         b.make_unvalued(p);
@@ -490,19 +501,38 @@ impl<'a> Solver<'a> {
 fn fours_of(b: &mut Board, color: Color, out: &mut [Pos; 64]) -> usize {
     // The solvers call this at every node: no allocation, and no scan when the counts say
     // there is nothing to find.
-    if !b.can_make_four(color) {
+    let count = b.four_point_count(color);
+    if count == 0 {
         return 0;
     }
     let mut found = [(0, 0, Pos::NONE); 64];
+    if count > found.len() {
+        // Only on a large, crowded board: all of them, so that the best still come first.
+        let mut many = Vec::with_capacity(count);
+        collect_fours(b, color, count, |f| many.push(f));
+        return legal_in_order(b, &mut many, color, out);
+    }
     let mut n = 0;
-    b.for_each_candidate(|p| {
-        let c = b.class(p, color);
-        if c >= C_FOUR && n < found.len() {
-            found[n] = (c, b.point_value(p, color), p);
-            n += 1;
-        }
+    collect_fours(b, color, count, |f| {
+        found[n] = f;
+        n += 1;
     });
     legal_in_order(b, &mut found[..n], color, out)
+}
+
+/// Calls `f` with (class, value, point) for the `count` points where `color` makes a four or
+/// better, in board order (the rest of the scan looks no further).
+fn collect_fours(b: &Board, color: Color, count: usize, mut f: impl FnMut((u8, i32, Pos))) {
+    let mut seen = 0;
+    b.for_each_candidate(|p| {
+        if seen < count {
+            let c = b.class(p, color);
+            if c >= C_FOUR {
+                f((c, b.point_value(p, color), p));
+                seen += 1;
+            }
+        }
+    });
 }
 
 /// Writes the legal points of `found` (class, value, point) to `out`, highest class first,

@@ -255,3 +255,40 @@ fn a_full_line_takes_no_more_moves() {
     assert!(line.push(Pos(7)));
     assert_eq!(line.as_slice().last(), Some(&Pos(7)));
 }
+
+#[test]
+fn more_fours_than_the_buffer_still_come_best_first() {
+    // Thirty threes on a 32x32 board: over a hundred four points, more than `fours_of`'s
+    // buffer holds; its answer must be the first 64 of all of them in order.
+    let mut text = String::new();
+    for y in 0..32 {
+        let row: String = (0..32)
+            .map(|x| {
+                if y % 2 == 1 && y < 30 && ((2..5).contains(&x) || (18..21).contains(&x)) {
+                    'x'
+                } else {
+                    '.'
+                }
+            })
+            .collect();
+        text.push_str(&row);
+        text.push('\n');
+    }
+    let mut b = Board::from_ascii(&text, Rule::Freestyle);
+    let count = b.four_point_count(Color::Black);
+    assert!(count > 64, "{count} four points");
+    let mut all = Vec::new();
+    b.for_each_candidate(|p| {
+        let c = b.class(p, Color::Black);
+        if c >= C_FOUR {
+            all.push((c, b.point_value(p, Color::Black), p));
+        }
+    });
+    assert_eq!(all.len(), count);
+    let mut expected = [Pos::NONE; 64];
+    let n = legal_in_order(&mut b, &mut all, Color::Black, &mut expected);
+    let mut got = [Pos::NONE; 64];
+    assert_eq!(fours_of(&mut b, Color::Black, &mut got), n);
+    assert_eq!(got, expected);
+    assert_eq!(b.class(got[0], Color::Black), crate::eval::C_OPEN_FOUR);
+}
