@@ -342,11 +342,52 @@ impl Board {
     }
 }
 
-/// Position body being sent between `BOARD`/`YXBOARD` and `DONE`.
+/// Every command word of the protocol (PROTOCOL.md), kept apart from the engine's own list so
+/// that the mirror checks the engine instead of repeating it. Inside a body, a line starting
+/// with one of them ends the body: the engine refuses the body with one `ERROR`, then runs it.
+const COMMAND_WORDS: &[&str] = &[
+    "START",
+    "RECTSTART",
+    "RESTART",
+    "BEGIN",
+    "TURN",
+    "TAKEBACK",
+    "PLAY",
+    "BOARD",
+    "YXBOARD",
+    "SWAP2BOARD",
+    "INFO",
+    "END",
+    "ABOUT",
+    "YXSTOP",
+    "STOP",
+    "YXSHOWFORBID",
+    "YXHASHCLEAR",
+    "YXSHOWINFO",
+    "YXNBEST",
+    "YXBALANCEONE",
+    "YXBALANCETWO",
+];
+
+fn is_command(line: &str) -> bool {
+    let word = line.split_whitespace().next().unwrap_or("");
+    COMMAND_WORDS.iter().any(|known| known.eq_ignore_ascii_case(word))
+}
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum BodyKind {
+    /// `x,y,f` lines; a move answers at `DONE`.
+    Board,
+    /// `x,y,f` lines; nothing answers at `DONE`.
+    YxBoard,
+    /// `x,y` lines, every one a stone; one to three moves or `SWAP` answer at `DONE`.
+    Swap2,
+}
+
+/// Position body being sent between `BOARD`/`YXBOARD`/`SWAP2BOARD` and `DONE`.
 struct Body {
     stones: Vec<Point>,
-    /// `BOARD` answers with a move at `DONE`; `YXBOARD` answers nothing.
-    replies: bool,
+    kind: BodyKind,
 }
 
 /// Mirrors the engine's position so that `{move}` can reject an off-board or occupied point.
@@ -399,9 +440,13 @@ impl Tracker {
             "RESTART" => Change::Clear,
             "TURN" => parse_point(args).map_or(Change::Nothing, Change::Place),
             "TAKEBACK" => parse_point(args).map_or(Change::Nothing, Change::Remove),
-            "BOARD" | "YXBOARD" => {
-                let replies = word.eq_ignore_ascii_case("BOARD");
-                self.body = Some(Body { stones: Vec::new(), replies });
+            "BOARD" | "YXBOARD" | "SWAP2BOARD" => {
+                let kind = match word.to_ascii_uppercase().as_str() {
+                    "BOARD" => BodyKind::Board,
+                    "YXBOARD" => BodyKind::YxBoard,
+                    _ => BodyKind::Swap2,
+                };
+                self.body = Some(Body { stones: Vec::new(), kind });
                 return;
             }
             "END" => {
@@ -418,25 +463,39 @@ impl Tracker {
     }
 
     fn body_line(&mut self, line: &str) {
+        if line.eq_ignore_ascii_case("DONE") {
+            self.close_body();
+            return;
+        }
+        if is_command(line) {
+            // The cut-off body owes its ERROR (a refusal: no change), then the command runs.
+            self.body = None;
+            self.awaiting.push_back(Change::Nothing);
+            self.command(line);
+            return;
+        }
         let Some(body) = self.body.as_mut() else {
             return;
         };
-        if !line.eq_ignore_ascii_case("DONE") {
-            // Own (1) and opponent (2) stones occupy; 3 marks a point without a stone. A line
-            // the mirror cannot read makes the engine refuse the whole body at DONE.
-            if let Some((point, 1 | 2)) = parse_body_line(line) {
-                body.stones.push(point);
-            }
-            return;
-        }
+        // Own (1) and opponent (2) stones occupy; 3 marks a point without a stone; every swap2
+        // point is a stone. A line the mirror cannot read makes the engine refuse the whole
+        // body at DONE.
+        let stone = match body.kind {
+            BodyKind::Swap2 => parse_point(line).or_else(|| parse_body_line(line).map(|(p, _)| p)),
+            _ => parse_body_line(line).filter(|&(_, f)| f == 1 || f == 2).map(|(p, _)| p),
+        };
+        body.stones.extend(stone);
+    }
+
+    fn close_body(&mut self) {
         let Some(body) = self.body.take() else {
             return;
         };
         let change = Change::Replace(body.stones);
-        if body.replies {
-            self.awaiting.push_back(change);
-        } else {
+        if body.kind == BodyKind::YxBoard {
             self.board.apply(&change);
+        } else {
+            self.awaiting.push_back(change);
         }
     }
 
@@ -455,8 +514,9 @@ impl Tracker {
     /// Commit a reply that matched against `board` (from `board_for`).
     fn accept(&mut self, reply: &str, mut board: Board) {
         self.awaiting.pop_front();
-        if let Some(point) = parse_point(reply) {
-            board.stones.insert(point);
+        // SWAP2BOARD and YXBALANCETWO answer with several moves, and the engine plays them all.
+        if !is_refusal(reply) {
+            board.stones.extend(reply.split_whitespace().filter_map(parse_point));
         }
         self.board = board;
     }
@@ -1069,4 +1129,42 @@ fn tracker_applies_a_change_only_when_the_reply_accepts_it() {
     tracker.accept("OK", board);
     assert!(tracker.board.check_free((7, 7)).is_ok());
     assert!(tracker.board.check_free((15, 0)).is_err());
+}
+
+#[test]
+fn tracker_refuses_a_body_that_a_command_cuts_off() {
+    let mut tracker = Tracker::new();
+    tracker.sent("TURN 7,7\n");
+    let board = tracker.board_for("7,8");
+    tracker.accept("7,8", board);
+    // The body's ERROR comes first, then TURN's own move; the body's stone is never placed.
+    tracker.sent("yxboard\n1,1,1\nturn 2,2\n");
+    assert!(tracker.body.is_none());
+    assert_eq!(tracker.awaiting.len(), 2);
+    let board = tracker.board_for("ERROR cut off");
+    tracker.accept("ERROR cut off", board);
+    let board = tracker.board_for("3,3");
+    tracker.accept("3,3", board);
+    assert!(tracker.board.check_free((1, 1)).is_ok());
+    for taken in [(7, 7), (7, 8), (2, 2), (3, 3)] {
+        assert!(tracker.board.check_free(taken).is_err(), "{taken:?}");
+    }
+    // A BOARD line inside a body starts a new body after the old one's ERROR.
+    tracker.sent("BOARD\n4,4,1\nBOARD\n5,5,1\nDONE\n");
+    assert_eq!(tracker.awaiting.len(), 2);
+}
+
+#[test]
+fn tracker_reads_swap2_points_and_multi_move_replies() {
+    let mut tracker = Tracker::new();
+    tracker.sent("SWAP2BOARD\n7,7\n8,7\n7,9\nDONE\n");
+    let board = tracker.board_for("8,8 6,8");
+    tracker.accept("8,8 6,8", board);
+    for taken in [(7, 7), (8, 7), (7, 9), (8, 8), (6, 8)] {
+        assert!(tracker.board.check_free(taken).is_err(), "{taken:?}");
+    }
+    tracker.sent("TURN 1,1\n");
+    let board = tracker.board_for("ERROR board stone 9,9 is off the board");
+    tracker.accept("ERROR board stone 9,9 is off the board", board);
+    assert!(tracker.board.check_free((9, 9)).is_ok());
 }

@@ -30,7 +30,7 @@ const MIN_HASH: u64 = 1 << 20;
 pub struct Signals {
     /// Searches for commands with a sequence number below this must stop (YXSTOP / STOP).
     pub stop_upto: AtomicU64,
-    /// END: stop everything and exit without another word.
+    /// END was read: stop the running search without a word and start no other.
     pub quit: AtomicBool,
     /// Sequence number of the newest command read (pondering stops when it moves on).
     pub latest: AtomicU64,
@@ -127,10 +127,12 @@ impl Engine {
     /// Serves commands until END, or until the channel closes after end of input.
     pub fn run(mut self, rx: mpsc::Receiver<Envelope>) {
         while let Ok(env) = rx.recv() {
-            if self.signals.quitting() {
-                return;
-            }
             let Some(cmd) = env.cmd else { return };
+            // After END the answers a script is waiting for still come, in order, but no new
+            // search starts: END must exit at once.
+            if self.signals.quitting() && searches(&cmd) {
+                continue;
+            }
             if self.handle_safely(cmd, env.seq, env.arrived) == Flow::Quit {
                 return;
             }
@@ -241,11 +243,7 @@ impl Engine {
             Command::Malformed(why) => self.out.line(&format!("ERROR {why}")),
             Command::Unknown(why) => self.out.line(&format!("UNKNOWN {why}")),
         }
-        if self.signals.quitting() {
-            Flow::Quit
-        } else {
-            Flow::Continue
-        }
+        Flow::Continue
     }
 
     fn start(&mut self, width: i64, height: i64) {
@@ -503,6 +501,20 @@ impl Engine {
             }
         })
     }
+}
+
+/// Whether answering `cmd` takes a search (or plays a move as if it had searched).
+fn searches(cmd: &Command) -> bool {
+    matches!(
+        cmd,
+        Command::Begin
+            | Command::Turn(_)
+            | Command::Board(_)
+            | Command::Swap2(_)
+            | Command::NBest(_)
+            | Command::BalanceOne(_)
+            | Command::BalanceTwo(_)
+    )
 }
 
 /// One search request: whose stop flag applies, its clock, moves to leave out, and whether

@@ -35,7 +35,7 @@ impl Session {
     /// Sends lines, returns the non-MESSAGE reply lines they produced.
     fn send(&mut self, lines: &str) -> Vec<String> {
         for line in lines.lines() {
-            if let Some(cmd) = self.parser.feed(line) {
+            for cmd in self.parser.feed(line) {
                 self.seq += 1;
                 self.engine.handle(cmd, self.seq, Instant::now(), false);
             }

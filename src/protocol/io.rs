@@ -88,43 +88,7 @@ pub fn serve() {
         .spawn(move || Engine::new(Output::stdout(), engine_signals).run(rx))
         .expect("spawn the engine thread");
 
-    let mut parser = Parser::new();
-    let mut splitter = LineSplitter::default();
-    let mut seq = 0u64;
-    let mut quit = false;
-    let mut buf = vec![0u8; 16 * 1024];
-    let mut stdin = std::io::stdin().lock();
-    let mut forward = |line: &str, quit: &mut bool| {
-        if *quit {
-            return;
-        }
-        let Some(cmd) = parser.feed(line) else { return };
-        seq += 1;
-        match cmd {
-            Command::Stop => signals.stop_upto.store(seq, Ordering::SeqCst),
-            Command::End => {
-                signals.quit.store(true, Ordering::SeqCst);
-                *quit = true;
-            }
-            _ => {}
-        }
-        let _ = tx.send(Envelope { cmd: Some(cmd), seq, arrived: Instant::now() });
-        signals.latest.store(seq, Ordering::SeqCst);
-    };
-    while !quit {
-        match stdin.read(&mut buf) {
-            Ok(0) => break,
-            Ok(n) => splitter.push(&buf[..n], |l| forward(l, &mut quit)),
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-            Err(e) => {
-                log::warn!("stdin: {e}");
-                break;
-            }
-        }
-    }
-    if !quit {
-        splitter.finish(|l| forward(l, &mut quit));
-    }
+    let seq = read_commands(&signals, &tx);
     // End of input: the engine finishes what it was given, then stops.
     let _ = tx.send(Envelope { cmd: None, seq: seq + 1, arrived: Instant::now() });
     signals.latest.store(seq + 1, Ordering::SeqCst);
@@ -132,6 +96,55 @@ pub fn serve() {
     if engine.join().is_err() {
         log::error!("the engine thread panicked");
     }
+}
+
+/// Reads stdin and forwards its commands until `END` or end of input; returns the last
+/// sequence number used.
+fn read_commands(signals: &Signals, tx: &mpsc::Sender<Envelope>) -> u64 {
+    let mut parser = Parser::new();
+    let mut splitter = LineSplitter::default();
+    let mut seq = 0u64;
+    let mut batch = Vec::new();
+    let mut buf = vec![0u8; 16 * 1024];
+    let mut stdin = std::io::stdin().lock();
+    loop {
+        let n = match stdin.read(&mut buf) {
+            Ok(0) => break,
+            Ok(n) => n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => {
+                log::warn!("stdin: {e}");
+                break;
+            }
+        };
+        splitter.push(&buf[..n], |l| batch.extend(parser.feed(l)));
+        if forward(&mut batch, &mut seq, signals, tx) {
+            return seq;
+        }
+    }
+    splitter.finish(|l| batch.extend(parser.feed(l)));
+    forward(&mut batch, &mut seq, signals, tx);
+    seq
+}
+
+/// Sends the commands of one read to the engine, in order; returns whether `END` was among
+/// them. The quit flag goes up before any of them is sent, so a command read together with
+/// `END` can never start a search; what follows `END` is dropped, as it would be unread.
+fn forward(batch: &mut Vec<Command>, seq: &mut u64, signals: &Signals, tx: &mpsc::Sender<Envelope>) -> bool {
+    let end = batch.iter().position(|c| matches!(c, Command::End));
+    if let Some(i) = end {
+        batch.truncate(i + 1);
+        signals.quit.store(true, Ordering::SeqCst);
+    }
+    for cmd in batch.drain(..) {
+        *seq += 1;
+        if matches!(cmd, Command::Stop) {
+            signals.stop_upto.store(*seq, Ordering::SeqCst);
+        }
+        let _ = tx.send(Envelope { cmd: Some(cmd), seq: *seq, arrived: Instant::now() });
+        signals.latest.store(*seq, Ordering::SeqCst);
+    }
+    end.is_some()
 }
 
 #[cfg(test)]
@@ -165,5 +178,24 @@ mod tests {
         assert_eq!(out[1], "END");
         let junk = split(&[&[0xff, 0xfe, 0x00, b'\n']]);
         assert_eq!(junk.len(), 1);
+    }
+
+    #[test]
+    fn end_is_signalled_before_the_commands_read_with_it() {
+        let signals = Signals::default();
+        let (tx, rx) = mpsc::channel();
+        let mut seq = 0;
+        let mut batch = vec![Command::About, Command::Begin, Command::End, Command::Restart];
+        assert!(forward(&mut batch, &mut seq, &signals, &tx));
+        assert!(signals.quit.load(Ordering::SeqCst));
+        let sent: Vec<Option<Command>> = rx.try_iter().map(|e| e.cmd).collect();
+        assert_eq!(sent, [Some(Command::About), Some(Command::Begin), Some(Command::End)]);
+        assert_eq!((seq, signals.latest.load(Ordering::SeqCst)), (3, 3));
+
+        let quiet = Signals::default();
+        let mut batch = vec![Command::Stop];
+        assert!(!forward(&mut batch, &mut seq, &quiet, &tx));
+        assert_eq!(quiet.stop_upto.load(Ordering::SeqCst), 4);
+        assert!(!quiet.quit.load(Ordering::SeqCst));
     }
 }

@@ -2,7 +2,7 @@
 //!
 //! The parser is pure (lines in, commands out) so every branch is unit-tested without a
 //! process. Multi-line commands (`BOARD` ... `DONE`) are gathered by the parser's small state
-//! machine and come out as one command.
+//! machine and come out as one command; a command line before `DONE` breaks such a body off.
 
 pub mod io;
 
@@ -66,7 +66,8 @@ pub enum Command {
     BalanceOne(i64),
     /// `YXBALANCETWO b`: two moves (ours, then the opponent's) with the same aim.
     BalanceTwo(i64),
-    /// A known command with unusable arguments: answer `ERROR <why>`.
+    /// A known command with unusable arguments, or a body cut off by a command before `DONE`:
+    /// answer `ERROR <why>`.
     Malformed(String),
     /// Anything else: answer `UNKNOWN <why>`.
     Unknown(String),
@@ -91,88 +92,62 @@ impl Parser {
         Parser::default()
     }
 
-    /// Feeds one line (without its line ending); returns a command when one is complete.
-    pub fn feed(&mut self, line: &str) -> Option<Command> {
+    /// Feeds one line (without its line ending); returns the commands it completes, in order:
+    /// none (a body line), one, or two when a command line breaks off an unfinished body.
+    pub fn feed(&mut self, line: &str) -> Vec<Command> {
         let line = line.trim();
         if line.is_empty() {
-            return None;
+            return Vec::new();
         }
-        if self.body.is_some() {
-            return self.feed_body(line);
+        if line.eq_ignore_ascii_case("DONE") {
+            if let Some(cmd) = self.close() {
+                return vec![cmd];
+            }
         }
         let (word, rest) = match line.split_once(char::is_whitespace) {
             Some((w, r)) => (w, r.trim()),
             None => (line, ""),
         };
         let word = word.to_ascii_uppercase();
-        let cmd = match word.as_str() {
-            "START" => match parse_int(rest) {
-                Ok(n) => Command::Start { width: n, height: n },
-                Err(e) => Command::Malformed(format!("START needs a board size: {e}")),
-            },
-            "RECTSTART" => match parse_pair(rest) {
-                Ok(c) => Command::Start { width: c.x, height: c.y },
-                Err(e) => Command::Malformed(format!("RECTSTART needs width,height: {e}")),
-            },
-            "RESTART" => Command::Restart,
-            "BEGIN" => Command::Begin,
-            "TURN" => coord_command(rest, "TURN", Command::Turn),
-            "TAKEBACK" => coord_command(rest, "TAKEBACK", Command::Takeback),
-            "PLAY" => coord_command(rest, "PLAY", Command::Play),
-            "BOARD" => return self.open(Body::Board),
-            "YXBOARD" => return self.open(Body::YxBoard),
-            "SWAP2BOARD" => return self.open(Body::Swap2),
-            "INFO" => {
-                let (key, value) = match rest.split_once(char::is_whitespace) {
-                    Some((k, v)) => (k, v.trim()),
-                    None => (rest, ""),
-                };
-                Command::Info { key: key.to_ascii_lowercase(), value: value.to_string() }
+        match dispatch(&word, rest) {
+            Some(known) => self.command_line(known, &word),
+            None if self.body.is_some() => {
+                self.body_line(line);
+                Vec::new()
             }
-            "END" => Command::End,
-            "ABOUT" => Command::About,
-            "YXSTOP" | "STOP" => Command::Stop,
-            "YXSHOWFORBID" => Command::ShowForbid,
-            "YXHASHCLEAR" => Command::HashClear,
-            "YXSHOWINFO" => Command::ShowInfo,
-            "YXNBEST" => match parse_int(rest) {
-                Ok(n) if n >= 1 => Command::NBest(n),
-                _ => Command::Malformed(format!("YXNBEST needs a count >= 1, got '{}'", shorten(rest))),
-            },
-            "YXBALANCEONE" => balance_command(rest, "YXBALANCEONE", Command::BalanceOne),
-            "YXBALANCETWO" => balance_command(rest, "YXBALANCETWO", Command::BalanceTwo),
-            _ => Command::Unknown(format!("unknown command '{}'", printable(line))),
-        };
-        Some(cmd)
+            None => vec![Command::Unknown(format!("unknown command '{}'", printable(line)))],
+        }
     }
 
-    /// Whether a multi-line body is open (its lines are not commands).
+    /// Whether a multi-line body is open (its lines are stones until `DONE` or a command).
     pub fn in_body(&self) -> bool {
         self.body.is_some()
     }
 
-    fn open(&mut self, body: Body) -> Option<Command> {
-        self.body = Some((body, Setup::default()));
-        None
+    fn command_line(&mut self, known: Line, word: &str) -> Vec<Command> {
+        // A manager that restarts mid-body never sends DONE: reading on for stones would leave
+        // every later command unanswered, so a command ends the body (refused) and then runs.
+        let mut out: Vec<Command> =
+            self.body.take().map(|(kind, _)| broken(kind, word)).into_iter().collect();
+        match known {
+            Line::Command(cmd) => out.push(cmd),
+            Line::Opens(kind) => self.body = Some((kind, Setup::default())),
+        }
+        out
     }
 
-    fn feed_body(&mut self, line: &str) -> Option<Command> {
-        let upper = line.to_ascii_uppercase();
-        if upper == "END" {
-            // A manager giving up on an unfinished body must still be able to stop us.
-            self.body = None;
-            return Some(Command::End);
-        }
-        let (kind, setup) = self.body.as_mut().expect("body is open");
-        if upper == "DONE" {
-            let (kind, setup) = (*kind, std::mem::take(setup));
-            self.body = None;
-            return Some(match kind {
-                Body::Board => Command::Board(setup),
-                Body::YxBoard => Command::YxBoard(setup),
-                Body::Swap2 => Command::Swap2(setup),
-            });
-        }
+    /// The command an open body makes at `DONE`; `None` when no body is open.
+    fn close(&mut self) -> Option<Command> {
+        let (kind, setup) = self.body.take()?;
+        Some(match kind {
+            Body::Board => Command::Board(setup),
+            Body::YxBoard => Command::YxBoard(setup),
+            Body::Swap2 => Command::Swap2(setup),
+        })
+    }
+
+    fn body_line(&mut self, line: &str) {
+        let Some((kind, setup)) = self.body.as_mut() else { return };
         let parsed = match kind {
             // Swap2 bodies list points only (a field, if a manager adds one, is ignored): the
             // colours alternate from black.
@@ -189,8 +164,68 @@ impl Parser {
                 }
             }
         }
-        None
     }
+}
+
+/// What a line's first word starts.
+enum Line {
+    Command(Command),
+    Opens(Body),
+}
+
+/// The protocol's vocabulary, kept in this one place: a line's first word (upper case) and
+/// its arguments as the command they make, or `None` for a word that is not a command. Inside
+/// a body that `None` is what keeps a line a stone line.
+fn dispatch(word: &str, rest: &str) -> Option<Line> {
+    let cmd = match word {
+        "START" => match parse_int(rest) {
+            Ok(n) => Command::Start { width: n, height: n },
+            Err(e) => Command::Malformed(format!("START needs a board size: {e}")),
+        },
+        "RECTSTART" => match parse_pair(rest) {
+            Ok(c) => Command::Start { width: c.x, height: c.y },
+            Err(e) => Command::Malformed(format!("RECTSTART needs width,height: {e}")),
+        },
+        "RESTART" => Command::Restart,
+        "BEGIN" => Command::Begin,
+        "TURN" => coord_command(rest, "TURN", Command::Turn),
+        "TAKEBACK" => coord_command(rest, "TAKEBACK", Command::Takeback),
+        "PLAY" => coord_command(rest, "PLAY", Command::Play),
+        "BOARD" => return Some(Line::Opens(Body::Board)),
+        "YXBOARD" => return Some(Line::Opens(Body::YxBoard)),
+        "SWAP2BOARD" => return Some(Line::Opens(Body::Swap2)),
+        "INFO" => {
+            let (key, value) = match rest.split_once(char::is_whitespace) {
+                Some((k, v)) => (k, v.trim()),
+                None => (rest, ""),
+            };
+            Command::Info { key: key.to_ascii_lowercase(), value: value.to_string() }
+        }
+        "END" => Command::End,
+        "ABOUT" => Command::About,
+        "YXSTOP" | "STOP" => Command::Stop,
+        "YXSHOWFORBID" => Command::ShowForbid,
+        "YXHASHCLEAR" => Command::HashClear,
+        "YXSHOWINFO" => Command::ShowInfo,
+        "YXNBEST" => match parse_int(rest) {
+            Ok(n) if n >= 1 => Command::NBest(n),
+            _ => Command::Malformed(format!("YXNBEST needs a count >= 1, got '{}'", shorten(rest))),
+        },
+        "YXBALANCEONE" => balance_command(rest, "YXBALANCEONE", Command::BalanceOne),
+        "YXBALANCETWO" => balance_command(rest, "YXBALANCETWO", Command::BalanceTwo),
+        _ => return None,
+    };
+    Some(Line::Command(cmd))
+}
+
+/// The refusal of a body that a command line cut off before its `DONE`.
+fn broken(kind: Body, word: &str) -> Command {
+    let name = match kind {
+        Body::Board => "BOARD",
+        Body::YxBoard => "YXBOARD",
+        Body::Swap2 => "SWAP2BOARD",
+    };
+    Command::Malformed(format!("{name} ended by {} before DONE; position unchanged", printable(word)))
 }
 
 fn coord_command(rest: &str, name: &str, make: fn(Coord) -> Command) -> Command {

@@ -1,7 +1,23 @@
 use super::*;
 
 fn one(line: &str) -> Command {
-    Parser::new().feed(line).expect("a command")
+    let mut cmds = Parser::new().feed(line);
+    assert_eq!(cmds.len(), 1, "{line}: {cmds:?}");
+    cmds.remove(0)
+}
+
+/// Feeds lines that must complete nothing yet.
+fn quiet(p: &mut Parser, lines: &[&str]) {
+    for line in lines {
+        assert_eq!(p.feed(line), [], "{line}");
+    }
+}
+
+/// The command a line completes, when it completes exactly one.
+fn single(p: &mut Parser, line: &str) -> Command {
+    let mut cmds = p.feed(line);
+    assert_eq!(cmds.len(), 1, "{line}: {cmds:?}");
+    cmds.remove(0)
 }
 
 fn c(x: i64, y: i64) -> Coord {
@@ -80,13 +96,10 @@ fn unknown_commands() {
 #[test]
 fn board_body_collects_stones() {
     let mut p = Parser::new();
-    assert_eq!(p.feed("BOARD"), None);
+    quiet(&mut p, &["BOARD"]);
     assert!(p.in_body());
-    assert_eq!(p.feed("7,7,1"), None);
-    assert_eq!(p.feed(""), None);
-    assert_eq!(p.feed("8,8,2"), None);
-    assert_eq!(p.feed("9,9,3"), None);
-    let cmd = p.feed("done").unwrap();
+    quiet(&mut p, &["7,7,1", "", "8,8,2", "9,9,3"]);
+    let cmd = single(&mut p, "done");
     let stones = vec![
         Stone { at: c(7, 7), field: 1 },
         Stone { at: c(8, 8), field: 2 },
@@ -94,18 +107,15 @@ fn board_body_collects_stones() {
     ];
     assert_eq!(cmd, Command::Board(Setup { stones, error: None }));
     assert!(!p.in_body());
-    assert_eq!(p.feed("BEGIN"), Some(Command::Begin));
+    assert_eq!(p.feed("BEGIN"), [Command::Begin]);
 }
 
 #[test]
 fn board_body_reports_first_bad_line_at_done() {
     let mut p = Parser::new();
-    p.feed("BOARD");
-    assert_eq!(p.feed("7,7,1"), None);
-    assert_eq!(p.feed("7,x,1"), None);
-    assert_eq!(p.feed("8,8,5"), None);
-    match p.feed("DONE") {
-        Some(Command::Board(s)) => {
+    quiet(&mut p, &["BOARD", "7,7,1", "7,x,1", "8,8,5", "DONEX", "done 1"]);
+    match single(&mut p, "DONE") {
+        Command::Board(s) => {
             assert_eq!(s.stones.len(), 1);
             assert!(s.error.unwrap().contains("7,x,1"));
         }
@@ -114,28 +124,114 @@ fn board_body_reports_first_bad_line_at_done() {
 }
 
 #[test]
-fn end_inside_a_body_still_ends() {
-    let mut p = Parser::new();
-    p.feed("BOARD");
-    p.feed("1,1,1");
-    assert_eq!(p.feed("END"), Some(Command::End));
+fn done_outside_a_body_is_unknown() {
+    assert!(matches!(one("DONE"), Command::Unknown(_)));
+}
+
+/// A command line inside a body: the body is refused with one `ERROR`, then the command.
+fn broken_by(p: &mut Parser, line: &str) -> Command {
+    let mut cmds = p.feed(line);
+    assert_eq!(cmds.len(), 2, "{line}: {cmds:?}");
+    match cmds.remove(0) {
+        Command::Malformed(why) => assert!(why.contains("before DONE"), "{why}"),
+        other => panic!("{line}: {other:?}"),
+    }
     assert!(!p.in_body());
+    cmds.remove(0)
+}
+
+#[test]
+fn end_inside_a_body_refuses_it_and_still_ends() {
+    let mut p = Parser::new();
+    quiet(&mut p, &["BOARD", "1,1,1"]);
+    assert_eq!(broken_by(&mut p, "END"), Command::End);
+}
+
+#[test]
+fn a_command_line_breaks_off_every_kind_of_body() {
+    for opener in ["BOARD", "yxboard", "Swap2Board"] {
+        let mut p = Parser::new();
+        quiet(&mut p, &[opener, "7,7,1"]);
+        assert_eq!(broken_by(&mut p, "RESTART"), Command::Restart, "{opener}");
+        assert_eq!(p.feed("START 15"), [Command::Start { width: 15, height: 15 }]);
+    }
+}
+
+#[test]
+fn every_command_word_breaks_a_body_in_any_case() {
+    let lines = [
+        "START 15",
+        "rectstart 20,10",
+        "restart",
+        "Begin",
+        "TURN 7,7",
+        "TURN bad",
+        "TAKEBACK 1,1",
+        "PLAY 2,2",
+        "INFO timeout_turn 5",
+        "end",
+        "ABOUT",
+        "YXSTOP",
+        "stop",
+        "YXSHOWFORBID",
+        "YXHASHCLEAR",
+        "YXSHOWINFO",
+        "YXNBEST 2",
+        "YXBALANCEONE 3",
+        "yxbalancetwo",
+    ];
+    for line in lines {
+        let mut p = Parser::new();
+        quiet(&mut p, &["BOARD"]);
+        let mut expected = Parser::new().feed(line);
+        assert_eq!(broken_by(&mut p, line), expected.remove(0), "{line}");
+    }
+}
+
+#[test]
+fn a_board_line_inside_a_body_starts_a_new_body() {
+    for opener in ["BOARD", "YXBOARD", "SWAP2BOARD"] {
+        let mut p = Parser::new();
+        quiet(&mut p, &["YXBOARD", "1,1,1"]);
+        match p.feed(opener).as_slice() {
+            [Command::Malformed(why)] => assert!(why.starts_with("YXBOARD"), "{why}"),
+            other => panic!("{opener}: {other:?}"),
+        }
+        assert!(p.in_body());
+        quiet(&mut p, &["2,2,2"]);
+        let stones = match single(&mut p, "DONE") {
+            Command::Board(s) | Command::YxBoard(s) | Command::Swap2(s) => s.stones,
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(stones.len(), 1, "{opener}: the new body starts empty");
+        assert_eq!(stones[0].at, c(2, 2));
+    }
+}
+
+#[test]
+fn other_words_stay_malformed_stone_lines() {
+    let mut p = Parser::new();
+    // "7, 8, 2" splits into words too, but its first word is no command: still a stone.
+    quiet(&mut p, &["BOARD", "7,7,1", "FOO", "STARTX 15", "7, 8, 2", "7,7", "BEGINNING"]);
+    match single(&mut p, "DONE") {
+        Command::Board(s) => {
+            assert_eq!(s.stones.len(), 2);
+            assert!(s.error.unwrap().contains("FOO"));
+        }
+        other => panic!("{other:?}"),
+    }
 }
 
 #[test]
 fn yxboard_and_swap2board_bodies() {
     let mut p = Parser::new();
-    p.feed("YXBOARD");
-    p.feed("1,1,1");
-    assert!(matches!(p.feed("DONE"), Some(Command::YxBoard(s)) if s.stones.len() == 1));
-    p.feed("SWAP2BOARD");
-    assert!(matches!(p.feed("DONE"), Some(Command::Swap2(s)) if s.stones.is_empty()));
-    p.feed("SWAP2BOARD");
-    p.feed("7,7");
-    p.feed("8,8,2");
-    p.feed("x");
-    match p.feed("DONE") {
-        Some(Command::Swap2(s)) => {
+    quiet(&mut p, &["YXBOARD", "1,1,1"]);
+    assert!(matches!(single(&mut p, "DONE"), Command::YxBoard(s) if s.stones.len() == 1));
+    quiet(&mut p, &["SWAP2BOARD"]);
+    assert!(matches!(single(&mut p, "DONE"), Command::Swap2(s) if s.stones.is_empty()));
+    quiet(&mut p, &["SWAP2BOARD", "7,7", "8,8,2", "x"]);
+    match single(&mut p, "DONE") {
+        Command::Swap2(s) => {
             assert_eq!(s.stones.len(), 2);
             assert_eq!(s.stones[1].at, c(8, 8));
             assert!(s.error.is_some());
