@@ -1,38 +1,40 @@
-//! Tests against the shared public data (`../shared/data`, path from `GORIN_DATA`).
+//! Tests on position and game files.
 //!
-//! CI sets `GORIN_DATA` and a missing file fails there. A developer without the folder and
-//! without the variable gets a skip notice instead, so `cargo test` works on a bare checkout.
+//! Two kinds of file. The ones the repository ships (`protocol-tests/data/`, see its README:
+//! made by `scripts/make_data.py` or under a licence that lets us ship them) are always read; a
+//! missing one fails. Public collections whose licence does not let us ship them are read from
+//! the folder `GORIN_DATA` names: without the variable those tests say so and pass, with it a
+//! missing file fails (CI sets it in its second pass).
 
 mod json;
 
 use gorin::board::{Board, Color};
 use gorin::rules::Rule;
 use json::Json;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
-fn data_file(name: &str) -> Option<PathBuf> {
-    let configured = std::env::var_os("GORIN_DATA").map(PathBuf::from);
-    let dir = configured
-        .clone()
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/data"));
-    let path = dir.join(name);
-    if path.is_file() {
-        return Some(path);
-    }
-    if configured.is_some() || std::env::var_os("CI").is_some() {
-        panic!("test data {} is missing (GORIN_DATA={:?})", path.display(), configured);
-    }
-    eprintln!("skipping: {} not found and GORIN_DATA unset", path.display());
-    None
+fn shipped(name: &str) -> Vec<Json> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("protocol-tests/data").join(name);
+    assert!(path.is_file(), "shipped test data {} is missing", path.display());
+    records(&path)
 }
 
-fn records(name: &str) -> Vec<Json> {
-    let Some(path) = data_file(name) else { return Vec::new() };
-    let text = std::fs::read_to_string(&path).expect("readable data file");
+fn public(name: &str) -> Option<Vec<Json>> {
+    let Some(dir) = std::env::var_os("GORIN_DATA").map(PathBuf::from) else {
+        eprintln!("skipping {name}: GORIN_DATA is not set");
+        return None;
+    };
+    let path = dir.join(name);
+    assert!(path.is_file(), "test data {} is missing (GORIN_DATA={})", path.display(), dir.display());
+    Some(records(&path))
+}
+
+fn records(path: &Path) -> Vec<Json> {
+    let text = std::fs::read_to_string(path).expect("readable data file");
     text.lines()
         .filter(|l| !l.trim().is_empty())
         .enumerate()
-        .map(|(i, l)| Json::parse(l).unwrap_or_else(|e| panic!("{name}:{}: {e}", i + 1)))
+        .map(|(i, l)| Json::parse(l).unwrap_or_else(|e| panic!("{}:{}: {e}", path.display(), i + 1)))
         .collect()
 }
 
@@ -41,15 +43,10 @@ fn point(v: &Json) -> (i64, i64) {
     (a[0].int(), a[1].int())
 }
 
-#[test]
-fn renju_forbidden_cases() {
-    let cases = records("renju_forbidden_cases.jsonl");
-    if cases.is_empty() {
-        return;
-    }
-    assert_eq!(cases.len(), 35, "the file has 35 cases");
+/// Every case's forbidden points (a complete set, or one point's kind) against the board's.
+fn check_forbidden_cases(cases: &[Json]) {
     let mut failures = Vec::new();
-    for case in &cases {
+    for case in cases {
         let id = case.get("id").str();
         let size = case.try_get("size").map(|s| s.int() as usize).unwrap_or(15);
         let mut b = Board::new(size, size, Rule::Renju);
@@ -113,11 +110,34 @@ fn renju_forbidden_cases() {
 }
 
 #[test]
-fn gomocup_games_replay_with_the_five_at_the_last_move() {
-    let games = records("gomocup2016_games.jsonl");
-    if games.is_empty() {
-        return;
+fn renju_forbidden_cases_of_quintet() {
+    let cases = shipped("renju_forbidden_quintet.jsonl");
+    assert_eq!(cases.len(), 23, "the file has quintet's 23 cases");
+    check_forbidden_cases(&cases);
+}
+
+#[test]
+fn renju_forbidden_cases_of_self_play() {
+    let cases = shipped("renju_forbidden_selfplay.jsonl");
+    assert!(cases.len() >= 50, "only {} cases", cases.len());
+    let kinds: Vec<&str> =
+        cases.iter().flat_map(|c| c.get("forbidden").array()).map(|f| f.get("kind").str()).collect();
+    for kind in ["double_three", "double_four"] {
+        assert!(kinds.contains(&kind), "no {kind} among the cases");
     }
+    check_forbidden_cases(&cases);
+}
+
+#[test]
+fn renju_forbidden_cases_public() {
+    let Some(cases) = public("renju_forbidden_cases.jsonl") else { return };
+    assert_eq!(cases.len(), 35, "the file has 35 cases");
+    check_forbidden_cases(&cases);
+}
+
+#[test]
+fn gomocup_games_replay_with_the_five_at_the_last_move() {
+    let Some(games) = public("gomocup2016_games.jsonl") else { return };
     assert!(games.len() > 7000);
     let mut failures = Vec::new();
     for g in &games {
@@ -201,13 +221,11 @@ fn puzzle_board(case: &Json) -> Board {
     b
 }
 
-#[test]
-fn threat_solvers_prove_the_renju_vcf_puzzles() {
+/// The VCF solver proves at least 97% of the puzzles, the VCT solver as many of a sample, and
+/// every proof plays out. Where a record lists every first move winning within its `fours`,
+/// a proof no longer than that starts with one of them.
+fn check_vcf_puzzles(cases: &[Json]) {
     use gorin::search::threat::{Solver, ThreatCache};
-    let cases = records("renju_vcf_puzzles.jsonl");
-    if cases.is_empty() {
-        return;
-    }
     let mut vcf_cache = ThreatCache::new(18);
     let mut vct_cache = ThreatCache::new(16);
     let (mut vcf_solved, mut vct_solved) = (0, 0);
@@ -220,6 +238,15 @@ fn threat_solvers_prove_the_renju_vcf_puzzles() {
             vcf_solved += 1;
             if let Err(e) = proof_holds(&b, &proof.line) {
                 failures.push(format!("{id} (VCF): {e}\n{}", b.to_ascii()));
+            }
+            let listed: Vec<(i64, i64)> = case.get("winning_first_moves").array().iter().map(point).collect();
+            let (x, y) = b.xy(proof.line[0]);
+            let short = case.try_get("fours").is_some_and(|f| proof.line.len().div_ceil(2) as i64 <= f.int());
+            if short && !listed.contains(&(x as i64, y as i64)) {
+                failures.push(format!(
+                    "{id}: the proof starts at {x},{y}, not among {listed:?}\n{}",
+                    b.to_ascii()
+                ));
             }
         }
         // VCT on a sample: its proofs mix threes and fours and must hold as well.
@@ -235,9 +262,22 @@ fn threat_solvers_prove_the_renju_vcf_puzzles() {
             }
         }
     }
-    assert!(failures.is_empty(), "{} bad proofs:\n{}", failures.len(), failures.join("\n"));
+    assert!(failures.is_empty(), "{} failures:\n{}", failures.len(), failures.join("\n"));
     let n = cases.len();
     assert!(vcf_solved * 100 >= n * 97, "VCF solved {vcf_solved} of {n}");
     assert!(vct_solved * 100 >= n.div_ceil(5) * 97, "VCT solved {vct_solved} of {}", n.div_ceil(5));
     eprintln!("VCF solved {vcf_solved} of {n}; VCT solved {vct_solved} of {}", n.div_ceil(5));
+}
+
+#[test]
+fn threat_solvers_prove_the_self_play_vcf_positions() {
+    let cases = shipped("renju_vcf_selfplay.jsonl");
+    assert!(cases.len() >= 100, "only {} positions", cases.len());
+    check_vcf_puzzles(&cases);
+}
+
+#[test]
+fn threat_solvers_prove_the_public_renju_vcf_puzzles() {
+    let Some(cases) = public("renju_vcf_puzzles.jsonl") else { return };
+    check_vcf_puzzles(&cases);
 }

@@ -200,14 +200,21 @@ class Brain:
                 self.proc.wait(timeout=5)
             except subprocess.TimeoutExpired:
                 pass
-        for stream in (self.proc.stdin,):
+        if self.proc.stdin:
+            try:
+                self.proc.stdin.close()
+            except OSError:
+                pass
+        for t in self._threads:
+            t.join(timeout=1.0)
+        # The readers are done (EOF) or stuck on a brain's orphaned child: close their pipes
+        # either way, so that no file is left for the garbage collector to complain about.
+        for stream in (self.proc.stdout, self.proc.stderr):
             try:
                 if stream:
                     stream.close()
             except OSError:
                 pass
-        for t in self._threads:
-            t.join(timeout=1.0)
         with Brain._live_lock:
             Brain.live.discard(self)
         return self.proc.returncode

@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Depth and speed in a fixed time: the last finished iteration of a brain on fixed positions.
 
-Positions: the openings of `piskvork_openings.txt` (15x15, 3 stones) and middle-game positions
-of the Gomocup 2016 games (20x20, after `--ply` moves). For each, the brain gets
+Positions: the openings of `--openings` (15x15; by default scripts/openings/gorin_freestyle_15.txt,
+3 stones) and, with `--games-file` (by default GORIN_DATA's gomocup2016_games.jsonl when that
+variable names the public-data folder), middle-game positions of those games after `--ply` moves. For each, the brain gets
 `INFO timeout_turn`, the position by `BOARD` and end of input; the script reads its last
 `MESSAGE depth D-S ev E n N nps X tm T ...` line (Gorin's format) and prints the medians of
 depth, selective depth and nodes per second. Only Gorin's message format is understood.
@@ -27,7 +28,9 @@ from referee import read_openings  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DEFAULT_BIN = os.path.join(ROOT, "target", "release", "pbrain-gorin")
-DEFAULT_DATA = os.environ.get("GORIN_DATA", os.path.join(ROOT, "..", "shared", "data"))
+DEFAULT_OPENINGS = os.path.join(ROOT, "scripts", "openings", "gorin_freestyle_15.txt")
+DEFAULT_GAMES = (os.path.join(os.environ["GORIN_DATA"], "gomocup2016_games.jsonl")
+                 if os.environ.get("GORIN_DATA") else None)
 LINE_RE = re.compile(r"^MESSAGE depth (\d+)-(\d+) ev (\S+) n (\S+) nps (\S+) tm (\d+)")
 
 
@@ -43,11 +46,14 @@ def board_command(size: int, moves: list[tuple[int, int]]) -> list[str]:
     return [f"START {size}", "BOARD", *body, "DONE"]
 
 
-def positions(data: str, games: int, ply: int) -> list[tuple[str, int, list[tuple[int, int]]]]:
+def positions(openings: str, games_file: str | None, games: int,
+              ply: int) -> list[tuple[str, int, list[tuple[int, int]]]]:
     out = []
-    for i, opening in enumerate(read_openings(os.path.join(data, "openings", "piskvork_openings.txt"), 15)):
+    for i, opening in enumerate(read_openings(openings, 15)):
         out.append((f"opening {i + 1}", 15, opening))
-    with open(os.path.join(data, "gomocup2016_games.jsonl"), encoding="utf-8") as f:
+    if not games_file:
+        return out
+    with open(games_file, encoding="utf-8") as f:
         records = [json.loads(line) for line in f if line.strip()]
     step = max(1, len(records) // max(1, games))
     for rec in records[::step][:games]:
@@ -61,15 +67,17 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--engine", default=DEFAULT_BIN, help="brain command (shell words)")
     ap.add_argument("--turn-ms", type=int, default=1000)
-    ap.add_argument("--data", default=DEFAULT_DATA)
-    ap.add_argument("--games", type=int, default=20, help="middle-game positions from the 2016 games")
+    ap.add_argument("--openings", default=DEFAULT_OPENINGS, help="15x15 openings, one a line")
+    ap.add_argument("--games-file", default=DEFAULT_GAMES,
+                    help="JSONL games (fields file, size, moves) for middle-game positions")
+    ap.add_argument("--games", type=int, default=20, help="middle-game positions from --games-file")
     ap.add_argument("--ply", type=int, default=16, help="moves played in those positions")
     ap.add_argument("--info", action="append", default=[], metavar="KEY=VALUE",
                     help="extra INFO line before the position (repeatable), e.g. thread_num=2")
     args = ap.parse_args()
     extra = [f"INFO {kv.replace('=', ' ', 1)}" for kv in args.info]
     depths, sels, speeds = [], [], []
-    for name, size, moves in positions(args.data, args.games, args.ply):
+    for name, size, moves in positions(args.openings, args.games_file, args.games, args.ply):
         text = "\n".join([f"INFO timeout_turn {args.turn_ms}", *extra, *board_command(size, moves)]) + "\n"
         run = subprocess.run(shlex.split(args.engine), input=text, capture_output=True, text=True,
                              timeout=args.turn_ms / 1000 * 3 + 10)

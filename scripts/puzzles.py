@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Renju VCF puzzles: how many does a brain answer with a winning move within the time limit?
 
-For each record of `renju_vcf_puzzles.jsonl` (see shared/data/README.md) the brain gets the
+For each record of a puzzle file (by default protocol-tests/data/renju_vcf_selfplay.jsonl, see the
+README beside it; `--file` takes another of the same format) the brain gets the
 position by `BOARD` (stones in alternating order, black first, as renju managers send them; the
 side to move is "own") and `INFO timeout_turn`; its reply counts as solved when it is one of
 `winning_first_moves`. Any other move is checked by asking the same kind of brain, as the
@@ -28,7 +29,7 @@ from brainproc import Brain, BrainDied, is_chatter, parse_move  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DEFAULT_BIN = os.path.join(ROOT, "target", "release", "pbrain-gorin")
-DEFAULT_DATA = os.environ.get("GORIN_DATA", os.path.join(ROOT, "..", "shared", "data"))
+DEFAULT_FILE = os.path.join(ROOT, "protocol-tests", "data", "renju_vcf_selfplay.jsonl")
 
 
 def board_lines(black: list, white: list, to_move: str) -> list[str]:
@@ -95,7 +96,7 @@ def defender_lost(cmd: list[str], puzzle: dict, move: tuple[int, int], verify_ms
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--engine", default=DEFAULT_BIN, help="brain command (shell words)")
-    ap.add_argument("--file", default=os.path.join(DEFAULT_DATA, "renju_vcf_puzzles.jsonl"))
+    ap.add_argument("--file", default=DEFAULT_FILE)
     ap.add_argument("--turn-ms", type=int, default=1000, help="INFO timeout_turn per puzzle")
     ap.add_argument("--verify-ms", type=int, default=3000, help="defender's search for other moves")
     ap.add_argument("--limit", type=int, default=0, help="only the first N puzzles (0 = all)")

@@ -11,6 +11,7 @@ Coordinates are (x, y), 0-based, x = column, y = row, origin top-left, as in the
 
 from __future__ import annotations
 
+import inspect
 import random
 import sys
 import re
@@ -25,12 +26,47 @@ MIN_SIZE, MAX_SIZE = 5, 32
 SGF_LETTERS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
 try:  # optional referee for renju double-three / double-four
-    from renju.check_forbid import get_foul_type as _renju_foul_type  # type: ignore
+    import renju.check_forbid as _cf  # type: ignore
 
     RENJU_PACKAGE = True
 except ImportError:  # pragma: no cover - depends on the machine
-    _renju_foul_type = None
+    _cf = None
     RENJU_PACKAGE = False
+
+# The package's judge, and one variant of it. In the nested question "is the point that makes
+# this three a straight four itself forbidden?" the package (as Piskvork's judge) answers
+# "forbidden" when that point makes an exact five (`foulr(..., five=1)` returns `five`). Under
+# RIF rules a move that makes five is never forbidden, so the straight four is reachable and
+# the three is real: the "rif" variant answers "legal" there (`result = 0`). The "traced" copy
+# is the package's code unchanged but for recording that such a nested five was met, so the
+# variant is asked only when its answer can differ. Both are compiled from the installed
+# package's own source text (version 0.1.0 has the line once).
+_FIVE_LINE = "result = five"
+
+
+def _variant(replacement: str) -> dict:
+    source = inspect.getsource(_cf)
+    if source.count(_FIVE_LINE) != 1:  # pragma: no cover - another version of the package
+        raise ImportError("unexpected renju.check_forbid source: pin renju==0.1.0")
+    ns = {"__name__": "renju_check_forbid_variant", "_NESTED_FIVE": [0]}
+    exec(compile(source.replace(_FIVE_LINE, replacement), _cf.__file__, "exec"), ns)
+    return ns
+
+
+package_foul_type = _cf.get_foul_type if _cf else None  # the package's own answer, as foul_kinds
+_TRACED = _variant("result = five; _NESTED_FIVE[0] |= five") if _cf else None
+_RIF = _variant("result = 0") if _cf else None
+
+
+def foul_kinds(grid, x: int, y: int) -> tuple[int, int]:
+    """(the package's answer, the RIF-five variant's answer) for black at the empty (x, y) of
+    grid[x][y] (0 empty, 1 black, 2 white): 0 legal, 1 double-three, 2 double-four, 3 overline.
+    Needs the package."""
+    _TRACED["_NESTED_FIVE"][0] = 0
+    k = _TRACED["get_foul_type"](grid, x, y)
+    if _TRACED["_NESTED_FIVE"][0]:
+        return k, _RIF["get_foul_type"](grid, x, y)
+    return k, k
 
 FOUL_NAMES = {1: "double-three", 2: "double-four", 3: "overline"}
 
@@ -87,14 +123,15 @@ class Board:
     def overline(self, x: int, y: int, colour: int) -> bool:
         return any(self.run(x, y, dx, dy, colour)[0] > 5 for dx, dy in DIRECTIONS)
 
-    def renju_foul(self, x: int, y: int) -> str | None:
+    def renju_foul(self, x: int, y: int, rif: bool = False) -> str | None:
         """The kind of foul a black stone at (x, y) commits in renju (the stone may already be
         placed), or None. Call only when the move does not make an exact five (a five wins even
         when it is also a double-four or double-three). Overline is judged here; double-three
-        and double-four only with the `renju` package."""
+        and double-four only with the `renju` package, as Piskvork judges them, or with `rif`
+        as the RIF rules do (a three whose straight four would also make five is real)."""
         if self.overline(x, y, BLACK):
             return "overline"
-        if _renju_foul_type is None:
+        if _cf is None:
             return None
         # The package wants a square grid[x][y] with the point empty or black (1 black, 2 white).
         # A rectangular board is padded with white stones: for black's lines a white stone
@@ -103,7 +140,7 @@ class Board:
         grid = [[self.cells[yy][xx] if xx < self.width and yy < self.height else 2 for yy in range(n)]
                 for xx in range(n)]
         grid[x][y] = 0
-        kind = _renju_foul_type(grid, x, y)
+        kind = foul_kinds(grid, x, y)[1] if rif else package_foul_type(grid, x, y)
         return FOUL_NAMES.get(kind) if kind else None
 
 

@@ -22,9 +22,11 @@ Position sources:
   (b) dense: random black and white stones in a random square (side 7-13) near the centre at
       20-45% density, black = white or white + 1 stones; positions with five or more in a row of
       either colour are drawn again.
-  (c) puzzles: every position of ../shared/data/renju_vcf_puzzles.jsonl (fields black, white).
-  (d) cases: the positions of ../shared/data/renju_forbidden_cases.jsonl; the package's answer
-      is also compared with the file's expectations (complete sets and single points).
+  (c) puzzles: every position of protocol-tests/data/renju_vcf_selfplay.jsonl (fields black,
+      white), and of renju_vcf_puzzles.jsonl in the folder GORIN_DATA names, when it is set.
+  (d) cases: the positions of protocol-tests/data/renju_forbidden_*.jsonl (and GORIN_DATA's
+      renju_forbidden_cases.jsonl); the package's answer is also compared with the files'
+      expectations (complete sets and single points).
 --positions N (default 10000) generated positions are split between (a) and (b) by
 --game-share (default 0.5); (c) and (d) come on top (--no-files leaves them out).
 
@@ -70,7 +72,6 @@ Python 3 standard library + the PyPI package `renju`.
 from __future__ import annotations
 
 import argparse
-import inspect
 import json
 import os
 import random
@@ -80,45 +81,12 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from brainproc import Brain, BrainDied, is_chatter  # noqa: E402
 
-try:
-    import renju.check_forbid as _cf
-except ImportError:  # pragma: no cover
-    sys.stderr.write("renju_crosscheck.py needs the PyPI package `renju` (pip install renju)\n")
+import referee  # noqa: E402
+from referee import foul_kinds, package_foul_type as get_foul_type  # noqa: E402
+
+if not referee.RENJU_PACKAGE:  # pragma: no cover
+    sys.stderr.write("renju_crosscheck.py needs the PyPI package `renju` (pip install renju==0.1.0)\n")
     sys.exit(2)
-
-# The package's judge, and one variant of it. In the nested question "is the point that makes
-# this three a straight four itself forbidden?" the package (as Piskvork's judge) answers
-# "forbidden" when that point makes an exact five (`foulr(..., five=1)` returns `five`). Under
-# RIF rules a move that makes five is never forbidden, so the straight four is reachable and
-# the three is real. The variant "rif" answers "legal" there (`result = 0`). The "traced" copy
-# is the package's code unchanged but for recording that such a nested five was met, so the
-# variant is asked only when its answer can differ. Both are compiled from the installed
-# package's own source text; the (d) cases check the traced copy against the package itself.
-_SRC = inspect.getsource(_cf)
-_FIVE_LINE = "result = five"
-if _SRC.count(_FIVE_LINE) != 1:  # pragma: no cover
-    sys.stderr.write("unexpected renju.check_forbid source (version %s?)\n" % "?")
-    sys.exit(2)
-
-
-def _variant(replacement: str):
-    ns = {"__name__": "renju_check_forbid_variant", "_NESTED_FIVE": [0]}
-    exec(compile(_SRC.replace(_FIVE_LINE, replacement), _cf.__file__, "exec"), ns)
-    return ns
-
-
-_TRACED = _variant("result = five; _NESTED_FIVE[0] |= five")
-_RIF = _variant("result = 0")
-get_foul_type = _cf.get_foul_type
-
-
-def foul_kinds(g, x: int, y: int) -> tuple[int, int]:
-    """(the package's answer, the RIF-five variant's answer) for black at the empty (x, y)."""
-    _TRACED["_NESTED_FIVE"][0] = 0
-    k = _TRACED["get_foul_type"](g, x, y)
-    if _TRACED["_NESTED_FIVE"][0]:
-        return k, _RIF["get_foul_type"](g, x, y)
-    return k, k
 
 N = 15
 CENTRE = N // 2
@@ -126,7 +94,8 @@ DIRS = ((1, 0), (0, 1), (1, 1), (1, -1))
 KIND = {0: "none", 1: "double-three", 2: "double-four", 3: "overline"}
 KIND_FROM_FILE = {None: 0, "double_three": 1, "double_four": 2, "overline": 3}
 HERE = os.path.dirname(os.path.abspath(__file__))
-DATA = os.path.normpath(os.path.join(HERE, "..", "..", "shared", "data"))
+SHIPPED = os.path.normpath(os.path.join(HERE, "..", "protocol-tests", "data"))
+PUBLIC = os.environ.get("GORIN_DATA")  # public collections the repository may not ship
 READ_TIMEOUT_S = 20.0
 CAND_MIN_BLACK = 4
 CAND_REACH = 5
@@ -304,10 +273,16 @@ def dense_position(seed: int, index: int) -> tuple[list[Point], list[Point]]:
             return black, white
 
 
-def load_jsonl(name: str) -> list[dict]:
-    path = os.path.join(DATA, name)
-    with open(path) as f:
-        return [json.loads(line) for line in f if line.strip()]
+def load_jsonl(shipped: list[str], public: str) -> list[dict]:
+    """The records of the shipped files, then of GORIN_DATA's `public` file when it is set."""
+    paths = [os.path.join(SHIPPED, name) for name in shipped]
+    if PUBLIC:
+        paths.append(os.path.join(PUBLIC, public))
+    records = []
+    for path in paths:
+        with open(path) as f:
+            records += [json.loads(line) for line in f if line.strip()]
+    return records
 
 
 # ---- the package's side of one position (runs in a worker with -j > 1) ---------------------------
@@ -423,7 +398,7 @@ def main() -> int:
                     help="what the exit status compares with: the package as it is (default) or "
                          "its RIF-five variant (see the module docstring)")
     ap.add_argument("--strict-cases", action="store_true",
-                    help="also fail when the package contradicts renju_forbidden_cases.jsonl")
+                    help="also fail when the package contradicts a forbidden-case file")
     args = ap.parse_args()
     if args.seed is None:
         args.seed = random.randrange(1 << 31)
@@ -472,11 +447,12 @@ def main() -> int:
         for i in range(n_dense))))
     cases = []
     if not args.no_files:
-        puzzles = load_jsonl("renju_vcf_puzzles.jsonl")
+        puzzles = load_jsonl(["renju_vcf_selfplay.jsonl"], "renju_vcf_puzzles.jsonl")
         sources.append(("puzzle", lambda: run_tasks(
             ("puzzle", "puzzle %s" % r.get("id", i), r["black"], r["white"],
              i < args.verify_prefilter) for i, r in enumerate(puzzles))))
-        cases = load_jsonl("renju_forbidden_cases.jsonl")
+        cases = load_jsonl(["renju_forbidden_quintet.jsonl", "renju_forbidden_selfplay.jsonl"],
+                           "renju_forbidden_cases.jsonl")
         # every point of these few positions is checked by the package
         sources.append(("case", lambda: run_tasks(
             ("case", "case %s" % r["id"], r["black"], r["white"], True) for r in cases)))
@@ -636,7 +612,7 @@ def main() -> int:
     case_bad = 0
     if cases:
         print()
-        print("renju_forbidden_cases.jsonl expectations (package / RIF-five variant / Gorin):")
+        print("forbidden-case files' expectations (package / RIF-five variant / Gorin):")
         ok = [0, 0, 0]
         for rec in cases:
             pkg, rif, gset = case_results["case %s" % rec["id"]]

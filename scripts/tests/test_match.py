@@ -37,7 +37,19 @@ GORIN = Path(os.environ.get("GORIN_BIN", REPO / "target" / "release" / "pbrain-g
 # The honest opponent of the fake brains: Gorin when built (GORIN_BIN, else the release binary),
 # else the random brain.
 HONEST = shlex.quote(str(GORIN)) if GORIN.exists() else RANDOM
-DATA = Path(os.environ.get("GORIN_DATA", REPO.parent / "shared" / "data"))
+# Data the repository ships; public collections it may not ship come from GORIN_DATA when set.
+SHIPPED = REPO / "protocol-tests" / "data"
+OPENINGS = SCRIPTS / "openings"
+PUBLIC = Path(os.environ["GORIN_DATA"]) if os.environ.get("GORIN_DATA") else None
+
+
+def need_renju_package(test: unittest.TestCase) -> None:
+    """Skip without the optional `renju` package, except in CI, which installs it."""
+    if referee.RENJU_PACKAGE:
+        return
+    if os.environ.get("CI"):
+        test.fail("the `renju` package is not importable in CI (.ci/run installs it)")
+    test.skipTest("the optional `renju` package is not importable")
 
 
 def board_from(rows: list[str]) -> Board:
@@ -114,27 +126,28 @@ class RefereeTest(unittest.TestCase):
         self.assertEqual(b.renju_foul(3, 0), "overline")
         self.assertFalse(b.wins(3, 0, BLACK, 4))
 
-    @unittest.skipUnless(referee.RENJU_PACKAGE, "the optional `renju` package is not importable")
     def test_renju_forbidden_cases(self):
-        path = DATA / "renju_forbidden_cases.jsonl"
-        if not path.exists():
-            self.skipTest(f"{path} missing")
+        need_renju_package(self)
+        paths = [SHIPPED / "renju_forbidden_quintet.jsonl", SHIPPED / "renju_forbidden_selfplay.jsonl"]
+        if PUBLIC:
+            paths.append(PUBLIC / "renju_forbidden_cases.jsonl")
         checked = 0
-        for line in path.read_text().splitlines():
-            case = json.loads(line)
-            if case.get("expected") != "complete_set":
-                continue
-            b = Board(15)
-            for x, y in case["black"]:
-                b.place(x, y, BLACK)
-            for x, y in case["white"]:
-                b.place(x, y, WHITE)
-            expected = {tuple(f["point"]) for f in case["forbidden"]}
-            found = {(x, y) for y in range(15) for x in range(15)
-                     if not b.get(x, y) and not b.wins(x, y, BLACK, 4) and b.renju_foul(x, y)}
-            self.assertEqual(found, expected, case["id"])
-            checked += 1
-        self.assertGreater(checked, 0)
+        for path in paths:
+            for line in path.read_text().splitlines():
+                case = json.loads(line)
+                if case.get("expected") != "complete_set":
+                    continue
+                b = Board(15)
+                for x, y in case["black"]:
+                    b.place(x, y, BLACK)
+                for x, y in case["white"]:
+                    b.place(x, y, WHITE)
+                expected = {tuple(f["point"]) for f in case["forbidden"]}
+                found = {(x, y) for y in range(15) for x in range(15)
+                         if not b.get(x, y) and not b.wins(x, y, BLACK, 4) and b.renju_foul(x, y, rif=True)}
+                self.assertEqual(found, expected, case["id"])
+                checked += 1
+        self.assertGreater(checked, 50)
 
 
 class OpeningTest(unittest.TestCase):
@@ -153,10 +166,20 @@ class OpeningTest(unittest.TestCase):
         with self.assertRaises(OpeningError):  # a five in the opening
             parse_opening("0,0, 0,5, 1,0, 1,5, 2,0, 2,5, 3,0, 3,5, 4,0", 15)
 
-    def test_shared_opening_files(self):
-        folder = DATA / "openings"
-        if not folder.is_dir():
-            self.skipTest(f"{folder} missing")
+    def test_shipped_opening_files(self):
+        freestyle = referee.read_openings(str(OPENINGS / "gorin_freestyle_15.txt"), 15)
+        self.assertGreaterEqual(len(freestyle), 40)
+        self.assertEqual(len({tuple(o) for o in freestyle}), len(freestyle))
+        for opening in freestyle:
+            self.assertEqual(len(opening), 3)
+            self.assertEqual(opening[0], (7, 7))
+        renju = referee.read_openings(str(OPENINGS / "renju_26_openings.txt"), 15)
+        self.assertEqual(len(renju), 26)
+        self.assertEqual(len({tuple(o) for o in renju}), 26)
+
+    @unittest.skipUnless(PUBLIC, "GORIN_DATA is not set")
+    def test_public_opening_files(self):
+        folder = PUBLIC / "openings"
         for path in sorted(folder.glob("*.txt")):
             size = 20  # the Piskvork book reaches 8 points from the centre
             book = referee.read_openings(str(path), size)
@@ -174,7 +197,7 @@ class OpeningTest(unittest.TestCase):
             self.assertEqual(g[0], (7, 7))
 
     def test_first_opening_continues_where_a_shorter_match_stopped(self):
-        book = str(DATA / "openings" / "piskvork_openings.txt")
+        book = str(OPENINGS / "gorin_freestyle_15.txt")
         fitting = referee.read_openings(book, 15)
 
         def openings(*extra):
