@@ -8,8 +8,9 @@
 
 mod json;
 
-use gorin::board::{Board, Color};
-use gorin::rules::Rule;
+use gorin::board::Board;
+use gorin::rules::renju::ForbiddenPoints;
+use gorin::types::{Color, Rule};
 use json::Json;
 use std::path::{Path, PathBuf};
 
@@ -177,7 +178,7 @@ fn gomocup_games_replay_with_the_five_at_the_last_move() {
 }
 
 /// Plays a solver's proof out: every move legal, ending in a five of the side to move.
-fn proof_holds(b: &Board, line: &[gorin::board::Pos]) -> Result<(), String> {
+fn proof_holds(b: &Board, line: &[gorin::types::Pos]) -> Result<(), String> {
     let mut b = b.clone();
     let attacker = b.side_to_move();
     for &p in line {

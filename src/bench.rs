@@ -7,9 +7,9 @@
 //! one-thread count is a signature).
 
 use crate::board::Board;
-use crate::rules::Rule;
 use crate::search::tt::Tt;
 use crate::search::{Limits, Searcher};
+use crate::types::Rule;
 use anyhow::{bail, Context, Result};
 use std::time::{Duration, Instant};
 
@@ -161,7 +161,9 @@ fn run_positions(depth: i32, threads: usize, verbose: bool) -> Result<Run> {
 /// Plays seeded random renju games (moves near the stones, black never on a forbidden point)
 /// and asks, at every position, about every candidate point near the stones.
 fn forbid_cost(games: usize) {
-    use crate::board::{splitmix64, Color, Pos};
+    use crate::board::splitmix64;
+    use crate::rules::renju::ForbiddenPoints;
+    use crate::types::{Color, Pos};
     let mut seed = 0x5EED_u64;
     let (mut checks, mut flagged, mut forbidden) = (0u64, 0u64, 0u64);
     let mut elapsed = Duration::ZERO;

@@ -3,14 +3,15 @@
 //! Runs on its own thread and is the only writer of stdout. Stop and quit requests reach a
 //! running search through `Signals`, which the reader thread sets.
 
-use crate::board::{Board, Color, Pos, MAX_SIZE, MIN_SIZE};
+use crate::board::{Board, MAX_SIZE, MIN_SIZE};
 use crate::protocol::io::{Envelope, Output};
 use crate::protocol::{parse_int, Command, Coord, Setup};
-use crate::rules::Rule;
+use crate::rules::renju::ForbiddenPoints;
 use crate::search::smp::THREAD_MEMORY;
 use crate::search::time::{self, Limits as TimeLimits};
 use crate::search::tt::Tt;
 use crate::search::{Iteration, Limits, Outcome, Searcher, MAX_DEPTH, WIN};
+use crate::types::{Color, Pos, Rule};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{mpsc, Arc};

@@ -9,9 +9,9 @@
 mod zobrist;
 
 use crate::eval::net::{self, NET_HIDDEN};
-use crate::eval::pattern::{self, slot, LineRule, BLACK, EMPTY, HALF, WALL, WHITE};
 use crate::eval::{params, point_tables, Class, Forbid, PatKey, Point, PointTables, CLASS_COUNT, C_FIVE};
-use crate::rules::{End, Rule};
+use crate::pattern::{self, cell, slot, LineRule, BLACK, EMPTY, HALF, WALL, WHITE};
+use crate::types::{Color, End, Pos, Rule};
 pub use zobrist::splitmix64;
 
 /// Largest supported board side.
@@ -26,41 +26,6 @@ pub const MAX_CELLS: usize = (MAX_SIZE + 2 * PAD) * (MAX_SIZE + PAD) + PAD;
 /// needs no bounds check in the stone updates (most of the engine's time).
 const SLOTS: usize = MAX_CELLS.next_power_of_two();
 const SLOT_MASK: usize = SLOTS - 1;
-
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub enum Color {
-    Black = 0,
-    White = 1,
-}
-
-impl Color {
-    pub fn opp(self) -> Color {
-        match self {
-            Color::Black => Color::White,
-            Color::White => Color::Black,
-        }
-    }
-
-    fn cell(self) -> u8 {
-        match self {
-            Color::Black => BLACK,
-            Color::White => WHITE,
-        }
-    }
-}
-
-/// A point, as an index into the padded grid of one board size. Index 0 is always padding,
-/// so `Pos::NONE` never names a playable point.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default, PartialOrd, Ord)]
-pub struct Pos(pub u16);
-
-impl Pos {
-    pub const NONE: Pos = Pos(0);
-
-    pub fn index(self) -> usize {
-        self.0 as usize
-    }
-}
 
 /// Smallest rectangle holding every stone played so far (it may only grow between undos).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -362,7 +327,7 @@ impl Board {
         }
         let (x, y) = self.xy(p);
         self.bounds.include(x as i32, y as i32);
-        self.set_stone(p, self.side.cell(), valued);
+        self.set_stone(p, cell(self.side), valued);
         self.key ^= zobrist::zobrist().stones[self.side as usize][p.index()];
         self.set_side_to_move(self.side.opp());
     }
@@ -738,8 +703,8 @@ impl Board {
     /// the board (independent of the pattern tables, which tests compare against it).
     pub fn makes_five(&self, p: Pos, color: Color) -> bool {
         let rule = self.rule.five_rule(color);
-        let own = color.cell();
-        let opp = color.opp().cell();
+        let own = cell(color);
+        let opp = cell(color.opp());
         let i = p.index() as isize;
         self.dirs.iter().any(|&step| {
             let walk = |dir: isize| {

@@ -5,10 +5,11 @@
 //! same machinery answers "which opening is balanced" and "should I swap".
 
 use super::{Engine, Job};
-use crate::board::{Board, Color, Pos, MAX_CELLS};
+use crate::board::{Board, MAX_CELLS};
 use crate::protocol::Setup;
 use crate::search::movepick::generate;
 use crate::search::{time, Outcome};
+use crate::types::{Color, Pos};
 use std::time::{Duration, Instant};
 
 /// A swap2 position within this many points of even is "balanced": hand the choice over.

@@ -5,13 +5,12 @@ pub mod adam;
 pub mod net;
 pub mod netfit;
 pub mod params;
-pub mod pattern;
 pub mod policy;
 pub mod policyfit;
 pub mod rankfit;
 pub mod tune;
 
-use pattern::{Pat, B3, B4, D4, F2, F3, F4, F5, OL, PAT_COUNT};
+use crate::pattern::{Pat, B3, B4, D4, F2, F3, F4, F5, OL, PAT_COUNT};
 use std::sync::OnceLock;
 
 /// What a stone of one colour on an empty point would make, over all four directions.
@@ -244,8 +243,8 @@ fn classify(pats: &[Pat; 4]) -> Class {
 
 #[cfg(test)]
 mod tests {
-    use super::pattern::*;
     use super::*;
+    use crate::pattern::*;
 
     fn key(p: [Pat; 4]) -> PatKey {
         (p[0] as PatKey) | (p[1] as PatKey) << 4 | (p[2] as PatKey) << 8 | (p[3] as PatKey) << 12

@@ -15,10 +15,10 @@
 //! source of `src/eval/net_params.rs`.
 
 use super::net::{self, NET_BUCKETS, NET_HIDDEN};
-use super::pattern::PAT_COUNT;
 use super::tune::{self, Sample, ALL, PARAMS, SIDE};
 use super::{classify, shape, unpack, SHAPE_COUNT};
 use crate::board::splitmix64;
+use crate::pattern::PAT_COUNT;
 use anyhow::{bail, Context, Result};
 use std::fmt::Write;
 
@@ -248,7 +248,7 @@ pub(super) fn current_net(s: &Sample) -> i32 {
 
 /// The inputs a point of shape `s` gives role `role` (0 own, 1 opponent): its four patterns,
 /// its class, its combination and its shape.
-fn shape_inputs(pats: &[super::pattern::Pat; 4], role: usize) -> Vec<usize> {
+fn shape_inputs(pats: &[crate::pattern::Pat; 4], role: usize) -> Vec<usize> {
     let mut idx = tune::point_features(pats, classify(pats), role).to_vec();
     idx.push(PARAMS + role * SHAPE_COUNT + shape(pats));
     idx
@@ -316,7 +316,7 @@ mod tests {
 
     #[test]
     fn every_shape_gets_the_inputs_of_its_patterns() {
-        use crate::eval::pattern::{B1, F3, NONE};
+        use crate::pattern::{B1, F3, NONE};
         let pats = [F3, B1, NONE, NONE];
         let own = shape_inputs(&pats, 0);
         let opp = shape_inputs(&pats, 1);
@@ -335,7 +335,7 @@ mod tests {
         let scale_in = (0..ALL).map(|i| 1.0 / (1 + i % 5) as f64).collect();
         let net = Net { p, scale_in };
         let rows = folded_rows(&net);
-        let mut b = crate::board::Board::new(15, 15, crate::rules::Rule::Freestyle);
+        let mut b = crate::board::Board::new(15, 15, crate::types::Rule::Freestyle);
         for (x, y) in [(7, 7), (8, 8), (7, 8), (6, 8), (8, 6)] {
             b.make(b.pos(x, y).unwrap());
         }
@@ -363,7 +363,7 @@ mod tests {
 
     #[test]
     fn the_current_net_of_a_sample_is_the_boards() {
-        let mut b = crate::board::Board::new(15, 15, crate::rules::Rule::Freestyle);
+        let mut b = crate::board::Board::new(15, 15, crate::types::Rule::Freestyle);
         for (n, (x, y)) in
             [(7, 7), (8, 8), (7, 8), (6, 8), (8, 6), (9, 9), (5, 9), (9, 5)].into_iter().enumerate()
         {

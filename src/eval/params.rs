@@ -27,8 +27,8 @@
 //! The net of `net.rs` adds a correction on top of this linear value; it was fitted after
 //! these weights and must be refitted when they change (`pbrain-gorin tune-net`).
 
-use super::pattern::PAT_COUNT;
 use super::{CLASS_COUNT, COMBO_COUNT, SHAPE_COUNT};
+use crate::pattern::PAT_COUNT;
 
 /// Value of a point per line pattern it would make, indexed by `pattern::Pat`:
 /// none, B1, F1, B2, F2, B3, F3, B4, F4, F5, overline, double four in a line.

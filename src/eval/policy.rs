@@ -6,9 +6,10 @@
 //! bonuses keep their weight.
 
 use super::net::NO_SHAPE;
-use super::pattern::PAT_COUNT;
 use super::{CLASS_COUNT, SHAPE_COUNT};
-use crate::board::{Board, Color, Pos};
+use crate::board::Board;
+use crate::pattern::PAT_COUNT;
+use crate::types::{Color, Pos};
 
 /// Distance buckets to a recent move: 1, 2, 3, 4 or farther (Chebyshev distance), off the
 /// move's four lines and then on them (a point in line with a move shares a pattern with it).
@@ -69,7 +70,7 @@ pub fn score(b: &Board, p: Pos, us: Color, recent: &Recent) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::Rule;
+    use crate::types::Rule;
 
     #[test]
     fn distance_buckets_tell_lines_from_the_rest() {

@@ -8,13 +8,13 @@
 //! chosen move is ordered first, and within the first few, since late moves are reduced and,
 //! near the leaves, pruned.
 
-use super::pattern::PAT_COUNT;
 use super::policy::{distance_bucket, Recent, DIST_BUCKETS};
 use super::tune;
 use super::{point_tables, shape, CLASS_COUNT, SHAPE_COUNT};
-use crate::board::{Board, Pos};
-use crate::rules::Rule;
+use crate::board::Board;
+use crate::pattern::PAT_COUNT;
 use crate::search::movepick::{self, five_point, Scored};
+use crate::types::{Pos, Rule};
 use anyhow::{bail, Context, Result};
 
 const OWN: usize = 0;

@@ -15,7 +15,8 @@
 use super::policyfit::log_sum_exp;
 use super::tune::{self, Sample, ALL, PARAMS};
 use super::{C_FIVE, C_OPEN_FOUR};
-use crate::board::{Board, Pos};
+use crate::board::Board;
+use crate::types::Pos;
 use anyhow::{bail, Context, Result};
 
 const USAGE: &str =
@@ -182,7 +183,7 @@ fn collect(size: usize, moves: &[(i64, i64)], seen: &mut usize, out: &mut Vec<Ch
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::Rule;
+    use crate::types::Rule;
 
     #[test]
     fn only_moves_the_search_would_evaluate_are_ranked() {
@@ -191,7 +192,7 @@ mod tests {
             "........\n........\n........\n.xxx....\n........\n..o.....\n...oo...\n........",
             Rule::Freestyle,
         );
-        assert_eq!(b.side_to_move(), crate::board::Color::Black);
+        assert_eq!(b.side_to_move(), crate::types::Color::Black);
         let four = b.pos(4, 3).unwrap();
         assert!(!quiet_after(&mut b, four), "white must block the four");
         let quiet = b.pos(6, 6).unwrap();

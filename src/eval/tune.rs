@@ -18,14 +18,14 @@
 //! position with `p` as its soft label; a teacher's judgement of a position is far less noisy
 //! than the result of the game it came from.
 
-use super::pattern::{Pat, B2, PAT_COUNT};
 use super::{
     combo, params, shape, Class, CLASS_COUNT, COMBO_COUNT, C_FIVE, C_FOUR_THREE, C_OPEN_FOUR, FORBIDDEN,
     SHAPE_COUNT,
 };
-use crate::board::{Board, Color};
-use crate::rules::Rule;
+use crate::board::Board;
+use crate::pattern::{Pat, B2, PAT_COUNT};
 use crate::search::threat::{Solver, ThreatCache};
+use crate::types::{Color, Rule};
 use anyhow::{bail, Context, Result};
 
 /// Weights per side: line patterns, then classes, then combinations.
@@ -401,7 +401,7 @@ mod tests {
 
     #[test]
     fn only_shapes_above_closed_twos_are_fitted() {
-        use crate::eval::pattern::{B1, F2, F3, NONE};
+        use crate::pattern::{B1, F2, F3, NONE};
         let weight = |pats: [Pat; 4]| PARAMS + shape(&pats);
         assert!(fixed(weight([NONE; 4])));
         assert!(fixed(weight([B2, B2, B1, NONE])));

@@ -362,7 +362,7 @@ fn short_name(program: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::Rule;
+    use crate::types::Rule;
 
     #[test]
     fn thought_reads_gorin_messages() {

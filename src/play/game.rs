@@ -3,8 +3,7 @@
 //! The brain keeps its own board; this record is what the terminal shows, what `undo` pops and
 //! what the referee judges, so a brain that misbehaves cannot corrupt the game.
 
-use crate::board::Color;
-use crate::rules::Rule;
+use crate::types::{Color, Rule};
 
 /// Widest board whose columns are named by one letter (`a`..`z`); wider boards use `x,y`.
 pub const MAX_LETTER_COLUMNS: usize = 26;

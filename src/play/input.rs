@@ -100,7 +100,7 @@ fn not_understood(text: &str, size: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::Rule;
+    use crate::types::Rule;
 
     #[test]
     fn moves_in_both_notations() {

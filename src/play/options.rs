@@ -1,7 +1,7 @@
 //! Command-line options of `pbrain-gorin play`.
 
 use crate::board::{MAX_SIZE, MIN_SIZE};
-use crate::rules::Rule;
+use crate::types::Rule;
 use anyhow::{anyhow, bail, Context, Result};
 
 pub const USAGE: &str = "\

@@ -5,8 +5,7 @@
 //! session turns a forbidden black move into a loss.
 
 use super::game::{symbol, Game, Point};
-use crate::board::Color;
-use crate::rules::End;
+use crate::types::{Color, End};
 
 /// How a game ended.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -86,7 +85,7 @@ fn run_through(game: &Game, p: Point, color: Color, dx: i64, dy: i64) -> (usize,
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::Rule;
+    use crate::types::Rule;
 
     /// Plays an ASCII board (`X`, `O`, `.`) move by move, black and white alternating, with
     /// `last` (an `X` or `O` point) played last; returns the judgement after it.

@@ -2,7 +2,7 @@
 //! the last move in brackets, and ANSI colours only when asked for.
 
 use super::game::{symbol, Game, Point, MAX_LETTER_COLUMNS};
-use crate::board::Color;
+use crate::types::Color;
 use std::io::IsTerminal;
 
 const RESET: &str = "\x1b[0m";
@@ -98,7 +98,7 @@ pub fn stone(c: Color, color: bool) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::Rule;
+    use crate::types::Rule;
 
     #[test]
     fn plain_board_with_labels_and_last_move() {

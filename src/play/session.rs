@@ -7,8 +7,7 @@ use super::input::{self, Input, COMMANDS};
 use super::options::{First, Options};
 use super::referee::{self, Outcome};
 use super::render;
-use crate::board::Color;
-use crate::rules::Rule;
+use crate::types::{Color, Rule};
 use anyhow::Result;
 use std::io::{BufRead, Write};
 

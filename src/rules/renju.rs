@@ -7,10 +7,10 @@
 //! is on the board, which may need the same question about that point — so the check recurses,
 //! playing the stones on the board and undoing them.
 
-use super::Rule;
-use crate::board::{Board, Color, Pos};
-use crate::eval::pattern::{F3, F4, OL};
+use crate::board::Board;
 use crate::eval::{CHECK_THREES, FORBIDDEN};
+use crate::pattern::{F3, F4, OL};
+use crate::types::{Color, Pos, Rule};
 
 /// Why a point is forbidden.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -34,20 +34,30 @@ impl Foul {
 /// legal. Real positions need two or three; the bound only guards against pathological ones.
 const MAX_NESTING: u32 = 8;
 
-impl Board {
+/// Renju's forbidden points, asked of a board. A trait, so that the board (below the rules)
+/// knows nothing of them; callers import it.
+pub trait ForbiddenPoints {
     /// Whether black may not play the empty point `p` (false in other rules, and for
     /// occupied or off-board points).
-    pub fn is_forbidden(&mut self, p: Pos) -> bool {
+    fn is_forbidden(&mut self, p: Pos) -> bool;
+
+    /// Why black may not play `p`, if it may not.
+    fn foul(&mut self, p: Pos) -> Option<Foul>;
+
+    /// Every forbidden point of the position, in board order.
+    fn forbidden_points(&mut self) -> Vec<Pos>;
+}
+
+impl ForbiddenPoints for Board {
+    fn is_forbidden(&mut self, p: Pos) -> bool {
         self.foul(p).is_some()
     }
 
-    /// Why black may not play `p`, if it may not.
-    pub fn foul(&mut self, p: Pos) -> Option<Foul> {
-        self.foul_nested(p, 0)
+    fn foul(&mut self, p: Pos) -> Option<Foul> {
+        foul_nested(self, p, 0)
     }
 
-    /// Every forbidden point of the position, in board order.
-    pub fn forbidden_points(&mut self) -> Vec<Pos> {
+    fn forbidden_points(&mut self) -> Vec<Pos> {
         if self.rule() != Rule::Renju {
             return Vec::new();
         }
@@ -55,50 +65,50 @@ impl Board {
         self.for_each_empty(|p| empties.push(p));
         empties.into_iter().filter(|&p| self.is_forbidden(p)).collect()
     }
+}
 
-    fn foul_nested(&mut self, p: Pos, nesting: u32) -> Option<Foul> {
-        if self.rule() != Rule::Renju || !self.is_empty(p) {
-            return None;
-        }
-        match self.forbid_hint(p, Color::Black) {
-            FORBIDDEN if self.patterns(p, Color::Black).contains(&OL) => Some(Foul::Overline),
-            FORBIDDEN => Some(Foul::DoubleFour),
-            CHECK_THREES if self.real_threes(p, nesting) >= 2 => Some(Foul::DoubleThree),
-            _ => None,
-        }
+fn foul_nested(b: &mut Board, p: Pos, nesting: u32) -> Option<Foul> {
+    if b.rule() != Rule::Renju || !b.is_empty(p) {
+        return None;
     }
+    match b.forbid_hint(p, Color::Black) {
+        FORBIDDEN if b.patterns(p, Color::Black).contains(&OL) => Some(Foul::Overline),
+        FORBIDDEN => Some(Foul::DoubleFour),
+        CHECK_THREES if real_threes(b, p, nesting) >= 2 => Some(Foul::DoubleThree),
+        _ => None,
+    }
+}
 
-    /// Counts (up to two) the real threes black makes by playing `p`.
-    fn real_threes(&mut self, p: Pos, nesting: u32) -> usize {
-        let lines = self.patterns(p, Color::Black);
-        let side = self.side_to_move();
-        self.set_side_to_move(Color::Black);
-        // Only patterns are read here, never the evaluation.
-        self.make_unvalued(p);
-        let mut real = 0;
-        for (d, &pat) in lines.iter().enumerate() {
-            if pat == F3 && self.three_is_real(p, d, nesting) {
-                real += 1;
-                if real == 2 {
-                    break;
-                }
+/// Counts (up to two) the real threes black makes by playing `p`.
+fn real_threes(b: &mut Board, p: Pos, nesting: u32) -> usize {
+    let lines = b.patterns(p, Color::Black);
+    let side = b.side_to_move();
+    b.set_side_to_move(Color::Black);
+    // Only patterns are read here, never the evaluation.
+    b.make_unvalued(p);
+    let mut real = 0;
+    for (d, &pat) in lines.iter().enumerate() {
+        if pat == F3 && three_is_real(b, p, d, nesting) {
+            real += 1;
+            if real == 2 {
+                break;
             }
         }
-        self.undo_unvalued();
-        self.set_side_to_move(side);
-        real
     }
+    b.undo_unvalued();
+    b.set_side_to_move(side);
+    real
+}
 
-    /// With black's stone on `p`, whether some point on line `d` makes a straight four there
-    /// and is itself legal.
-    fn three_is_real(&mut self, p: Pos, d: usize, nesting: u32) -> bool {
-        (-4..=4).filter(|&k| k != 0).any(|k| {
-            let q = self.step(p, d, k);
-            self.is_empty(q)
-                && self.patterns(q, Color::Black)[d] == F4
-                && (nesting >= MAX_NESTING || self.foul_nested(q, nesting + 1).is_none())
-        })
-    }
+/// With black's stone on `p`, whether some point on line `d` makes a straight four there
+/// and is itself legal.
+fn three_is_real(b: &mut Board, p: Pos, d: usize, nesting: u32) -> bool {
+    (-4..=4).filter(|&k| k != 0).any(|k| {
+        let q = b.step(p, d, k);
+        b.is_empty(q)
+            && b.patterns(q, Color::Black)[d] == F4
+            && (nesting >= MAX_NESTING || foul_nested(b, q, nesting + 1).is_none())
+    })
 }
 
 #[cfg(test)]

@@ -9,9 +9,9 @@ pub mod threat;
 pub mod time;
 pub mod tt;
 
-use crate::board::{Board, Color, Pos, MAX_CELLS};
+use crate::board::{Board, MAX_CELLS};
 use crate::eval::{C_DOUBLE_THREE, C_FIVE, C_FOUR_THREE, C_OPEN_FOUR};
-use crate::rules::Rule;
+use crate::types::{Color, Pos, Rule};
 use movepick::{five_point, generate, generate_unordered, is_legal, open_four_point, pick_next, Scored};
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use std::sync::Arc;

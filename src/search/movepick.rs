@@ -5,9 +5,10 @@
 //! every block of an open three and of a split three) and our own fours, which force a reply
 //! first. Otherwise every candidate near the stones is generated.
 
-use crate::board::{Board, Color, Pos};
+use crate::board::Board;
 use crate::eval::{policy, C_FOUR, C_OPEN_FOUR, LEGAL};
-use crate::rules::Rule;
+use crate::rules::renju::ForbiddenPoints;
+use crate::types::{Color, Pos, Rule};
 
 /// A move and its ordering score.
 #[derive(Copy, Clone, Debug)]

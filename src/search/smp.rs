@@ -71,7 +71,7 @@ impl<'a> Searcher<'a> {
         let (noise, seed) = (self.noise, self.noise_seed);
         let excluded = self.excluded.clone();
         // The deepest iteration any helper finished: (depth, score, pv).
-        let deepest: Mutex<Option<(i32, i32, Vec<crate::board::Pos>)>> = Mutex::new(None);
+        let deepest: Mutex<Option<(i32, i32, Vec<crate::types::Pos>)>> = Mutex::new(None);
         let best = std::thread::scope(|scope| {
             for n in 1..self.threads {
                 let mut board = b.clone();

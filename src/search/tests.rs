@@ -1,5 +1,5 @@
 use super::*;
-use crate::rules::Rule;
+use crate::types::Rule;
 
 fn search(text: &str, rule: Rule, depth: i32) -> (Board, Outcome) {
     let never = || false;

@@ -13,9 +13,9 @@
 //! cached.
 
 use super::movepick::{five_point, legal_for, open_four_point};
-use crate::board::{Board, Color, Pos};
+use crate::board::Board;
 use crate::eval::{C_FIVE, C_FOUR, C_OPEN_FOUR, C_THREE};
-use crate::rules::Rule;
+use crate::types::{Color, Pos, Rule};
 use std::time::Instant;
 
 /// Attacker fours a VCF may chain (the defender's replies are not counted).

@@ -7,7 +7,7 @@
 //!
 //! Data layout (64 bits): move u16 | score i16 | eval i16 | depth u8 | bound 2 bits, age 6 bits.
 
-use crate::board::Pos;
+use crate::types::Pos;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 pub const ENTRY_BYTES: usize = 16;

@@ -15,8 +15,7 @@
 //! Eleven points are enough for exact fives: a run of exactly five through the centre always
 //! has both of its end neighbours inside the window.
 
-use crate::board::Color;
-use crate::rules::{End, FiveRule};
+use crate::types::{Color, End, FiveRule};
 use std::sync::OnceLock;
 
 /// Cell states as stored in line codes and on the board.
@@ -24,6 +23,15 @@ pub const EMPTY: u8 = 0;
 pub const BLACK: u8 = 1;
 pub const WHITE: u8 = 2;
 pub const WALL: u8 = 3;
+
+/// The cell state of a `color` stone.
+#[inline]
+pub fn cell(color: Color) -> u8 {
+    match color {
+        Color::Black => BLACK,
+        Color::White => WHITE,
+    }
+}
 
 /// Points on each side of the centre that a line code covers.
 pub const HALF: usize = 5;
@@ -143,10 +151,7 @@ fn widen(window: u32, reach: usize) -> u32 {
 }
 
 fn build(rule: LineRule, color: Color) -> Box<[u8]> {
-    let own = match color {
-        Color::Black => BLACK,
-        Color::White => WHITE,
-    };
+    let own = cell(color);
     let mut memo = vec![u8::MAX; CODES].into_boxed_slice();
     for code in 0..CODES as u32 {
         if walls_at_ends(code) {
