@@ -4,6 +4,7 @@ pub mod bench;
 pub mod board;
 pub mod engine;
 pub mod eval;
+pub mod fit;
 pub mod pattern;
 pub mod play;
 pub mod protocol;

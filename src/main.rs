@@ -18,10 +18,10 @@ fn main() -> ExitCode {
         }
         Some("bench") => finish("bench", gorin::bench::run(&args[1..])),
         Some("play") => gorin::play::run(&args[1..]),
-        Some("tune") => finish("tune", gorin::eval::tune::run(&args[1..])),
-        Some("tune-net") => finish("tune-net", gorin::eval::netfit::run(&args[1..])),
-        Some("tune-policy") => finish("tune-policy", gorin::eval::policyfit::run(&args[1..])),
-        Some("tune-rank") => finish("tune-rank", gorin::eval::rankfit::run(&args[1..])),
+        Some("tune") => finish("tune", gorin::fit::tune::run(&args[1..])),
+        Some("tune-net") => finish("tune-net", gorin::fit::netfit::run(&args[1..])),
+        Some("tune-policy") => finish("tune-policy", gorin::fit::policyfit::run(&args[1..])),
+        Some("tune-rank") => finish("tune-rank", gorin::fit::rankfit::run(&args[1..])),
         Some("--version" | "-V") => {
             println!("{} {}", gorin::engine::NAME, gorin::engine::VERSION);
             ExitCode::SUCCESS

@@ -1,14 +1,13 @@
-//! Evaluation: line patterns per point, combined over the four directions into a point class
-//! and a point value; the position's value is the sum of point values of both sides.
+//! Evaluation tables: what an empty point is worth to one side, from its four line patterns —
+//! their class (what a stone there makes), renju's forbidden-point hint, their shape, and the
+//! values the weights (`params.rs`) and the net's first layer (`net.rs`) give them, tabulated
+//! per packed key. The position's value is the sum of point values of both sides.
+//!
+//! This sits below the board: the board keeps those sums over its empty points as stones come
+//! and go (as Stockfish's position keeps its accumulators), and `Board::evaluate` reads them.
 
-pub mod adam;
 pub mod net;
-pub mod netfit;
 pub mod params;
-pub mod policy;
-pub mod policyfit;
-pub mod rankfit;
-pub mod tune;
 
 use crate::pattern::{Pat, B3, B4, D4, F2, F3, F4, F5, OL, PAT_COUNT};
 use std::sync::OnceLock;
@@ -221,7 +220,8 @@ fn classify_renju(pats: &[Pat; 4]) -> Class {
     }
 }
 
-fn classify(pats: &[Pat; 4]) -> Class {
+/// The class of a point's four line patterns under the gomoku rules (and for renju's white).
+pub fn classify(pats: &[Pat; 4]) -> Class {
     let c = |p| count(pats, p);
     let (fives, open_fours, fours, threes) = (c(F5), c(F4) + c(D4), c(B4), c(F3));
     if fives > 0 {

@@ -1,5 +1,5 @@
 //! Judges the game for the terminal: five per rule (the rule definitions come from
-//! `crate::rules`), full-board draw, and the wording of results.
+//! `crate::types`), full-board draw, and the wording of results.
 //!
 //! Renju forbidden points are not judged here: the brain reports them (`YXSHOWFORBID`), and the
 //! session turns a forbidden black move into a loss.

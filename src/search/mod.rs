@@ -4,6 +4,7 @@
 //! is returned to the caller (the engine), which owns the protocol.
 
 pub mod movepick;
+pub mod policy;
 pub mod smp;
 pub mod threat;
 pub mod time;

@@ -5,8 +5,9 @@
 //! every block of an open three and of a split three) and our own fours, which force a reply
 //! first. Otherwise every candidate near the stones is generated.
 
+use super::policy;
 use crate::board::Board;
-use crate::eval::{policy, C_FOUR, C_OPEN_FOUR, LEGAL};
+use crate::eval::{C_FOUR, C_OPEN_FOUR, LEGAL};
 use crate::rules::renju::ForbiddenPoints;
 use crate::types::{Color, Pos, Rule};
 

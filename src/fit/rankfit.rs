@@ -14,8 +14,8 @@
 
 use super::policyfit::log_sum_exp;
 use super::tune::{self, Sample, ALL, PARAMS};
-use super::{C_FIVE, C_OPEN_FOUR};
 use crate::board::Board;
+use crate::eval::{C_FIVE, C_OPEN_FOUR};
 use crate::types::Pos;
 use anyhow::{bail, Context, Result};
 

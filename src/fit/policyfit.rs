@@ -8,12 +8,12 @@
 //! chosen move is ordered first, and within the first few, since late moves are reduced and,
 //! near the leaves, pruned.
 
-use super::policy::{distance_bucket, Recent, DIST_BUCKETS};
 use super::tune;
-use super::{point_tables, shape, CLASS_COUNT, SHAPE_COUNT};
 use crate::board::Board;
+use crate::eval::{point_tables, shape, CLASS_COUNT, SHAPE_COUNT};
 use crate::pattern::PAT_COUNT;
 use crate::search::movepick::{self, five_point, Scored};
+use crate::search::policy::{distance_bucket, Recent, DIST_BUCKETS};
 use crate::types::{Pos, Rule};
 use anyhow::{bail, Context, Result};
 
@@ -27,7 +27,7 @@ const PAIR: usize = NEAR_PREV + DIST_BUCKETS;
 const CLASSES: usize = PAIR + PAT_COUNT * PAT_COUNT;
 const TOTAL: usize = CLASSES + CLASS_COUNT * CLASS_COUNT;
 /// No shape (a point the side may not play): no weight.
-const NO: u16 = super::net::NO_SHAPE;
+const NO: u16 = crate::eval::net::NO_SHAPE;
 /// Adam step in score units, and the pull of the weights back to where they started.
 const RATE: f64 = 0.5;
 const L2: f64 = 1e-6;
@@ -179,7 +179,7 @@ fn start() -> Vec<f64> {
     let mut w = vec![0f64; TOTAL];
     let t = point_tables(false);
     for key in 0..=u16::MAX {
-        let pats = super::unpack(key);
+        let pats = crate::eval::unpack(key);
         if pats.iter().any(|&x| x as usize >= PAT_COUNT) {
             continue;
         }
@@ -193,7 +193,7 @@ fn start() -> Vec<f64> {
 
 /// The weights in `policy_params.rs`.
 fn current() -> Vec<f64> {
-    use super::policy::*;
+    use crate::search::policy::*;
     let tables: [&[i32]; 6] =
         [&POLICY_OWN, &POLICY_OPP, &POLICY_NEAR_LAST, &POLICY_NEAR_PREV, &POLICY_PAIR, &POLICY_CLASSES];
     tables.iter().flat_map(|t| t.iter().map(|&x| x as f64)).collect()
@@ -336,7 +336,7 @@ mod tests {
             let fitted = score(&candidate(&b, p, &recent), &w);
             assert_eq!(
                 fitted as i32,
-                super::super::policy::score(&b, p, us, &recent),
+                crate::search::policy::score(&b, p, us, &recent),
                 "at {}",
                 b.pos_name(p)
             );

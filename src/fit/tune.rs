@@ -18,11 +18,11 @@
 //! position with `p` as its soft label; a teacher's judgement of a position is far less noisy
 //! than the result of the game it came from.
 
-use super::{
+use crate::board::Board;
+use crate::eval::{
     combo, params, shape, Class, CLASS_COUNT, COMBO_COUNT, C_FIVE, C_FOUR_THREE, C_OPEN_FOUR, FORBIDDEN,
     SHAPE_COUNT,
 };
-use crate::board::Board;
 use crate::pattern::{Pat, B2, PAT_COUNT};
 use crate::search::threat::{Solver, ThreatCache};
 use crate::types::{Color, Rule};

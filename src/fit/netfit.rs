@@ -14,10 +14,10 @@
 //! hidden layer. The rows, biases and output weights are printed, quantised, as the Rust
 //! source of `src/eval/net_params.rs`.
 
-use super::net::{self, NET_BUCKETS, NET_HIDDEN};
 use super::tune::{self, Sample, ALL, PARAMS, SIDE};
-use super::{classify, shape, unpack, SHAPE_COUNT};
 use crate::board::splitmix64;
+use crate::eval::net::{self, NET_BUCKETS, NET_HIDDEN};
+use crate::eval::{classify, shape, unpack, SHAPE_COUNT};
 use crate::pattern::PAT_COUNT;
 use anyhow::{bail, Context, Result};
 use std::fmt::Write;

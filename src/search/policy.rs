@@ -5,9 +5,9 @@
 //! moves, in evaluation units (softmax temperature 100), so the search's killer and history
 //! bonuses keep their weight.
 
-use super::net::NO_SHAPE;
-use super::{CLASS_COUNT, SHAPE_COUNT};
 use crate::board::Board;
+use crate::eval::net::NO_SHAPE;
+use crate::eval::{CLASS_COUNT, SHAPE_COUNT};
 use crate::pattern::PAT_COUNT;
 use crate::types::{Color, Pos};
 
