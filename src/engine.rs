@@ -8,9 +8,9 @@ use crate::protocol::io::{Envelope, Output};
 use crate::protocol::{parse_int, Command, Coord, Setup};
 use crate::rules::renju::ForbiddenPoints;
 use crate::search::smp::THREAD_MEMORY;
-use crate::search::time::{self, Limits as TimeLimits};
+use crate::search::time::{self, TimeControl};
 use crate::search::tt::Tt;
-use crate::search::{Iteration, Limits, Outcome, Searcher, MAX_DEPTH, WIN};
+use crate::search::{Iteration, Limits, SearchResult, Searcher, MAX_DEPTH, WIN};
 use crate::types::{Color, Pos, Rule};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -54,7 +54,7 @@ impl Signals {
 /// Settings from `INFO` that shape the search.
 #[derive(Clone, Debug)]
 struct Settings {
-    time: TimeLimits,
+    time: TimeControl,
     max_memory: u64,
     hash_kib: Option<u64>,
     max_depth: i32,
@@ -70,7 +70,7 @@ struct Settings {
 impl Default for Settings {
     fn default() -> Self {
         Settings {
-            time: TimeLimits::default(),
+            time: TimeControl::default(),
             max_memory: 0,
             hash_kib: None,
             max_depth: MAX_DEPTH,
@@ -468,12 +468,12 @@ impl Engine {
 
     /// Searches `board` (a copy: the session's board is never touched by a search) under
     /// the session's rule, level and limits.
-    fn run_search(&mut self, board: &mut Board, job: Job) -> Outcome {
+    fn run_search(&mut self, board: &mut Board, job: Job) -> SearchResult {
         self.run_search_until(board, job, false)
     }
 
     /// `run_search`, stopping at the next command of any kind when `pondering`.
-    fn run_search_until(&mut self, board: &mut Board, job: Job, pondering: bool) -> Outcome {
+    fn run_search_until(&mut self, board: &mut Board, job: Job, pondering: bool) -> SearchResult {
         self.ensure_table();
         let tt = self.tt.as_mut().expect("allocated above");
         tt.new_search();

@@ -9,7 +9,7 @@
 mod zobrist;
 
 use crate::eval::net::{self, NET_HIDDEN};
-use crate::eval::{params, point_tables, Class, Forbid, PatKey, Point, PointTables, CLASS_COUNT, C_FIVE};
+use crate::eval::{params, point_tables, Class, Forbid, PatKey, PointEval, PointTables, CLASS_COUNT, C_FIVE};
 use crate::pattern::{self, cell, slot, LineRule, BLACK, EMPTY, HALF, WALL, WHITE};
 use crate::types::{Color, End, Pos, Rule};
 pub use zobrist::splitmix64;
@@ -518,7 +518,7 @@ impl Board {
     }
 
     #[inline]
-    fn point(&self, p: Pos, color: Color) -> &Point {
+    fn point_eval(&self, p: Pos, color: Color) -> &PointEval {
         self.points[color as usize].get(self.keys[p.index()][color as usize])
     }
 
@@ -598,26 +598,26 @@ impl Board {
     /// What `color` would make by playing the empty point `p`.
     #[inline]
     pub fn class(&self, p: Pos, color: Color) -> Class {
-        self.point(p, color).class
+        self.point_eval(p, color).class
     }
 
     /// Renju: what the line patterns alone say about black playing `p` (see `eval::Forbid`);
     /// always `LEGAL` in other rules and for white.
     #[inline]
     pub fn forbid_hint(&self, p: Pos, color: Color) -> Forbid {
-        self.point(p, color).forbid
+        self.point_eval(p, color).forbid
     }
 
     /// The potential `p` holds for `color`.
     #[inline]
     pub fn point_value(&self, p: Pos, color: Color) -> i32 {
-        self.point(p, color).value as i32
+        self.point_eval(p, color).value as i32
     }
 
     /// The shape of `p` for `color` (`eval::shape`; `NO_SHAPE` where it has no value).
     #[inline]
     pub fn shape(&self, p: Pos, color: Color) -> u16 {
-        self.point(p, color).shape
+        self.point_eval(p, color).shape
     }
 
     /// The four line patterns `color` would make at `p`, packed (see `eval::PatKey`).

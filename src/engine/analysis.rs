@@ -8,7 +8,7 @@ use super::{Engine, Job};
 use crate::board::{Board, MAX_CELLS};
 use crate::protocol::Setup;
 use crate::search::movepick::generate;
-use crate::search::{time, Outcome};
+use crate::search::{time, SearchResult};
 use crate::types::{Color, Pos};
 use std::time::{Duration, Instant};
 
@@ -31,7 +31,7 @@ impl Engine {
     }
 
     /// A quiet search of a copy of `board` lasting at most `hard`.
-    fn judge(&mut self, board: &Board, hard: Duration, seq: u64, exclude: &[Pos]) -> Outcome {
+    fn judge(&mut self, board: &Board, hard: Duration, seq: u64, exclude: &[Pos]) -> SearchResult {
         let mut copy = board.clone();
         let hard = hard.max(Duration::from_millis(2));
         let job = Job { seq, start: Instant::now(), soft: hard / 2, hard, exclude, report: false };

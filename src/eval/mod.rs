@@ -44,7 +44,7 @@ pub const CHECK_THREES: Forbid = 2;
 /// What a packed pattern key means for one side: class, value and (for renju's black)
 /// forbidden status, in one record so that an update reads one place per key.
 #[derive(Copy, Clone, Debug, Default)]
-pub struct Point {
+pub struct PointEval {
     /// The point's potential for the side to move. Sixteen bits keep a record at eight
     /// bytes and the table at 512 KiB (every stone reads up to eighty records); a profile
     /// found table misses a small share of the update's cost, so this is a small saving.
@@ -57,9 +57,9 @@ pub struct Point {
     pub shape: u16,
 }
 
-/// The `Point` of every packed pattern key.
+/// The `PointEval` of every packed pattern key.
 pub struct PointTables {
-    entries: Box<[Point; KEYS]>,
+    entries: Box<[PointEval; KEYS]>,
 }
 
 /// Number of packed pattern keys.
@@ -67,7 +67,7 @@ const KEYS: usize = 1 << 16;
 
 impl PointTables {
     #[inline]
-    pub fn get(&self, key: PatKey) -> &Point {
+    pub fn get(&self, key: PatKey) -> &PointEval {
         &self.entries[key as usize]
     }
 }
@@ -85,8 +85,8 @@ pub fn unpack(key: PatKey) -> [Pat; 4] {
 
 fn build_point_tables(renju_black: bool) -> PointTables {
     // Built on the heap: the table is too large for a thread's stack.
-    let mut entries: Box<[Point; KEYS]> =
-        vec![Point::default(); KEYS].into_boxed_slice().try_into().expect("one record per key");
+    let mut entries: Box<[PointEval; KEYS]> =
+        vec![PointEval::default(); KEYS].into_boxed_slice().try_into().expect("one record per key");
     for (key, e) in entries.iter_mut().enumerate() {
         e.shape = net::NO_SHAPE;
         let pats = unpack(key as PatKey);

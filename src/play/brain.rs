@@ -16,7 +16,7 @@ const MOVE_GRACE: Duration = Duration::from_secs(10);
 
 /// How a session sets up its brain.
 #[derive(Clone, Debug)]
-pub struct Setup {
+pub struct BrainConfig {
     pub command: Vec<String>,
     pub size: usize,
     pub rule: u32,
@@ -81,7 +81,7 @@ pub struct Brain {
 
 impl Brain {
     /// Starts the brain, sends `START` and the settings, and asks its name.
-    pub fn start(setup: &Setup) -> Result<Brain> {
+    pub fn start(setup: &BrainConfig) -> Result<Brain> {
         let process = Process::spawn(&setup.command)?;
         let mut brain = Brain {
             process,

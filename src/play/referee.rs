@@ -9,7 +9,7 @@ use crate::types::{Color, End};
 
 /// How a game ended.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Outcome {
+pub enum Verdict {
     Five(Color),
     Forbidden(Color),
     /// A brain answered with an occupied or off-board point (or no move at all).
@@ -17,23 +17,23 @@ pub enum Outcome {
     FullBoard,
 }
 
-impl Outcome {
+impl Verdict {
     /// The line announced to the players, e.g. `X wins: five`.
     pub fn announce(&self) -> String {
         match self {
-            Outcome::Five(c) => format!("{} wins: five", symbol(*c)),
-            Outcome::Forbidden(c) => format!("{} loses: forbidden move (renju)", symbol(*c)),
-            Outcome::IllegalMove(c, what) => format!("{} loses: illegal move ({what})", symbol(*c)),
-            Outcome::FullBoard => "draw: full board".to_string(),
+            Verdict::Five(c) => format!("{} wins: five", symbol(*c)),
+            Verdict::Forbidden(c) => format!("{} loses: forbidden move (renju)", symbol(*c)),
+            Verdict::IllegalMove(c, what) => format!("{} loses: illegal move ({what})", symbol(*c)),
+            Verdict::FullBoard => "draw: full board".to_string(),
         }
     }
 
     /// The winner, if any.
     pub fn winner(&self) -> Option<Color> {
         match self {
-            Outcome::Five(c) => Some(*c),
-            Outcome::Forbidden(c) | Outcome::IllegalMove(c, _) => Some(c.opp()),
-            Outcome::FullBoard => None,
+            Verdict::Five(c) => Some(*c),
+            Verdict::Forbidden(c) | Verdict::IllegalMove(c, _) => Some(c.opp()),
+            Verdict::FullBoard => None,
         }
     }
 }
@@ -41,7 +41,7 @@ impl Outcome {
 const DIRECTIONS: [(i64, i64); 4] = [(1, 0), (0, 1), (1, 1), (1, -1)];
 
 /// Judges the position after the stone at `last` was played.
-pub fn judge(game: &Game, last: Point) -> Option<Outcome> {
+pub fn judge(game: &Game, last: Point) -> Option<Verdict> {
     let color = game.get(last)?;
     let rule = game.rule().five_rule(color);
     let wins = DIRECTIONS.iter().any(|&(dx, dy)| {
@@ -49,9 +49,9 @@ pub fn judge(game: &Game, last: Point) -> Option<Outcome> {
         rule.is_five(len, ends)
     });
     if wins {
-        Some(Outcome::Five(color))
+        Some(Verdict::Five(color))
     } else if game.is_full() {
-        Some(Outcome::FullBoard)
+        Some(Verdict::FullBoard)
     } else {
         None
     }
@@ -89,7 +89,7 @@ mod tests {
 
     /// Plays an ASCII board (`X`, `O`, `.`) move by move, black and white alternating, with
     /// `last` (an `X` or `O` point) played last; returns the judgement after it.
-    fn judge_board(rule: Rule, rows: &[&str], last: (usize, usize)) -> Option<Outcome> {
+    fn judge_board(rule: Rule, rows: &[&str], last: (usize, usize)) -> Option<Verdict> {
         let size = rows.len();
         let mut black = Vec::new();
         let mut white = Vec::new();
@@ -136,8 +136,8 @@ mod tests {
 
     #[test]
     fn five_in_a_row_wins_in_every_direction() {
-        assert_eq!(judge_board(Rule::Freestyle, &FIVE_ROW, (4, 2)), Some(Outcome::Five(Color::Black)));
-        assert_eq!(judge_board(Rule::Freestyle, &FIVE_ROW, (0, 2)), Some(Outcome::Five(Color::Black)));
+        assert_eq!(judge_board(Rule::Freestyle, &FIVE_ROW, (4, 2)), Some(Verdict::Five(Color::Black)));
+        assert_eq!(judge_board(Rule::Freestyle, &FIVE_ROW, (0, 2)), Some(Verdict::Five(Color::Black)));
         let column = [
             "X O . . . . .",
             "X O . . . . .",
@@ -147,7 +147,7 @@ mod tests {
             ". . . . . . .",
             ". . . . . . .",
         ];
-        assert_eq!(judge_board(Rule::Freestyle, &column, (0, 4)), Some(Outcome::Five(Color::Black)));
+        assert_eq!(judge_board(Rule::Freestyle, &column, (0, 4)), Some(Verdict::Five(Color::Black)));
         let diagonal = [
             "X O . . . . .",
             ". X O . . . .",
@@ -157,7 +157,7 @@ mod tests {
             ". . . . . . .",
             ". . . . . . .",
         ];
-        assert_eq!(judge_board(Rule::Freestyle, &diagonal, (2, 2)), Some(Outcome::Five(Color::Black)));
+        assert_eq!(judge_board(Rule::Freestyle, &diagonal, (2, 2)), Some(Verdict::Five(Color::Black)));
         let anti = [
             ". . . . . . X",
             ". . . . . X O",
@@ -167,7 +167,7 @@ mod tests {
             ". . . . . . .",
             ". . . . . . .",
         ];
-        assert_eq!(judge_board(Rule::Freestyle, &anti, (6, 0)), Some(Outcome::Five(Color::Black)));
+        assert_eq!(judge_board(Rule::Freestyle, &anti, (6, 0)), Some(Verdict::Five(Color::Black)));
     }
 
     #[test]
@@ -188,10 +188,10 @@ mod tests {
     #[test]
     fn overline_per_rule() {
         // Only the black stone played last is judged; white's row is there to balance counts.
-        assert_eq!(judge_board(Rule::Freestyle, &OVERLINE, (5, 2)), Some(Outcome::Five(Color::Black)));
+        assert_eq!(judge_board(Rule::Freestyle, &OVERLINE, (5, 2)), Some(Verdict::Five(Color::Black)));
         assert_eq!(judge_board(Rule::Standard, &OVERLINE, (5, 2)), None);
         assert_eq!(judge_board(Rule::Renju, &OVERLINE, (5, 2)), None);
-        assert_eq!(judge_board(Rule::CaroOverline, &OVERLINE, (5, 2)), Some(Outcome::Five(Color::Black)));
+        assert_eq!(judge_board(Rule::CaroOverline, &OVERLINE, (5, 2)), Some(Verdict::Five(Color::Black)));
     }
 
     #[test]
@@ -207,7 +207,7 @@ mod tests {
         ];
         assert_eq!(judge_board(Rule::CaroOverline, &blocked, (3, 2)), None);
         assert_eq!(judge_board(Rule::CaroExact, &blocked, (3, 2)), None);
-        assert_eq!(judge_board(Rule::Freestyle, &blocked, (3, 2)), Some(Outcome::Five(Color::Black)));
+        assert_eq!(judge_board(Rule::Freestyle, &blocked, (3, 2)), Some(Verdict::Five(Color::Black)));
     }
 
     #[test]
@@ -236,14 +236,14 @@ mod tests {
                 assert_eq!(judge(&g, p), None, "after {i} moves");
             }
         }
-        assert_eq!(judge(&g, last.unwrap()), Some(Outcome::FullBoard));
+        assert_eq!(judge(&g, last.unwrap()), Some(Verdict::FullBoard));
     }
 
     #[test]
     fn announcements() {
-        assert_eq!(Outcome::Five(Color::Black).announce(), "X wins: five");
-        assert_eq!(Outcome::Forbidden(Color::Black).announce(), "X loses: forbidden move (renju)");
-        assert_eq!(Outcome::FullBoard.announce(), "draw: full board");
-        assert_eq!(Outcome::Forbidden(Color::Black).winner(), Some(Color::White));
+        assert_eq!(Verdict::Five(Color::Black).announce(), "X wins: five");
+        assert_eq!(Verdict::Forbidden(Color::Black).announce(), "X loses: forbidden move (renju)");
+        assert_eq!(Verdict::FullBoard.announce(), "draw: full board");
+        assert_eq!(Verdict::Forbidden(Color::Black).winner(), Some(Color::White));
     }
 }

@@ -1,11 +1,11 @@
 //! One terminal session: reads what the player types, keeps the game record, asks the brain for
 //! its moves and hints, and announces results.
 
-use super::brain::{Brain, Setup, Thought};
+use super::brain::{Brain, BrainConfig, Thought};
 use super::game::{symbol, Game, Point};
 use super::input::{self, Input, COMMANDS};
 use super::options::{First, Options};
-use super::referee::{self, Outcome};
+use super::referee::{self, Verdict};
 use super::render;
 use crate::types::{Color, Rule};
 use anyhow::Result;
@@ -32,7 +32,7 @@ pub struct Session<R, W> {
     /// shown by a terminal, and the transcript reads better with it).
     echo: bool,
     game: Game,
-    outcome: Option<Outcome>,
+    outcome: Option<Verdict>,
     brain: Option<Brain>,
     /// The engine's colour; `None` when two humans play.
     engine: Option<Color>,
@@ -104,7 +104,7 @@ impl<R: BufRead, W: Write> Session<R, W> {
         if command.is_empty() {
             command.push(std::env::current_exe()?.to_string_lossy().into_owned());
         }
-        let setup = Setup {
+        let setup = BrainConfig {
             command,
             size: self.opts.size,
             rule: self.opts.rule.info_value(),
@@ -197,8 +197,8 @@ quit    leave (end of input does the same)";
         self.game.play(p);
         self.shown = false;
         let mut outcome = referee::judge(&self.game, p);
-        if mover == Color::Black && forbidden.contains(&p) && !matches!(outcome, Some(Outcome::Five(_))) {
-            outcome = Some(Outcome::Forbidden(Color::Black));
+        if mover == Color::Black && forbidden.contains(&p) && !matches!(outcome, Some(Verdict::Five(_))) {
+            outcome = Some(Verdict::Forbidden(Color::Black));
         }
         if let Some(o) = outcome {
             self.finish(o)?;
@@ -235,7 +235,7 @@ quit    leave (end of input does the same)";
         if self.game.get(p).is_some() {
             let what = format!("{} is taken", self.game.name(p));
             writeln!(self.out, "{} {name} played {}, which is taken", symbol(me), self.game.name(p))?;
-            self.finish(Outcome::IllegalMove(me, what))?;
+            self.finish(Verdict::IllegalMove(me, what))?;
             return Ok(true);
         }
         let forbidden = if self.game.rule() == Rule::Renju && me == Color::Black {
@@ -248,8 +248,8 @@ quit    leave (end of input does the same)";
         let stone = render::stone(me, self.color);
         writeln!(self.out, "{stone} {name} plays {}{}", self.game.name(p), thought_suffix(&thought, me))?;
         let mut outcome = referee::judge(&self.game, p);
-        if forbidden.contains(&p) && !matches!(outcome, Some(Outcome::Five(_))) {
-            outcome = Some(Outcome::Forbidden(me));
+        if forbidden.contains(&p) && !matches!(outcome, Some(Verdict::Five(_))) {
+            outcome = Some(Verdict::Forbidden(me));
         }
         if let Some(o) = outcome {
             self.finish(o)?;
@@ -258,7 +258,7 @@ quit    leave (end of input does the same)";
     }
 
     /// Shows the final board and announces the result.
-    fn finish(&mut self, outcome: Outcome) -> Result<()> {
+    fn finish(&mut self, outcome: Verdict) -> Result<()> {
         self.show_board()?;
         writeln!(self.out, "{}", outcome.announce())?;
         if let Some(engine) = self.engine {

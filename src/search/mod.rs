@@ -76,8 +76,9 @@ pub struct Iteration {
     pub pv: Vec<Pos>,
 }
 
+/// What a search found: the move, its score, how deep and how many nodes, and the line.
 #[derive(Clone, Debug)]
-pub struct Outcome {
+pub struct SearchResult {
     pub best: Pos,
     pub score: i32,
     pub depth: i32,
@@ -268,7 +269,7 @@ impl<'a> Searcher<'a> {
 
     /// Searches the position for the side to move and returns the best move found. The board
     /// must have at least one empty point; it is returned unchanged.
-    pub fn run(&mut self, b: &mut Board, mut report: impl FnMut(&Iteration)) -> Outcome {
+    pub fn run(&mut self, b: &mut Board, mut report: impl FnMut(&Iteration)) -> SearchResult {
         let us = b.side_to_move();
         let fallback = self.fallback_move(b);
         // Decisions that need no search: take a five, block the only five of the opponent.
@@ -338,8 +339,14 @@ impl<'a> Searcher<'a> {
 
     /// Iterative deepening over the root moves; returns the result of the last finished
     /// iteration (or the best move a cut-short iteration had already proved better).
-    fn deepen(&mut self, b: &mut Board, root: &mut [Scored], report: &mut dyn FnMut(&Iteration)) -> Outcome {
-        let mut best = Outcome { best: root[0].pos, score: 0, depth: 0, nodes: 0, pv: vec![root[0].pos] };
+    fn deepen(
+        &mut self,
+        b: &mut Board,
+        root: &mut [Scored],
+        report: &mut dyn FnMut(&Iteration),
+    ) -> SearchResult {
+        let mut best =
+            SearchResult { best: root[0].pos, score: 0, depth: 0, nodes: 0, pv: vec![root[0].pos] };
         // Scores of the last two iterations: leaves alternate between the sides with the
         // depth, and the side to move's tempo makes odd and even depths differ, so the window
         // is centred on the iteration of the same parity.
@@ -382,7 +389,7 @@ impl<'a> Searcher<'a> {
                 break;
             }
             prev_score[depth as usize % 2] = score;
-            best = Outcome {
+            best = SearchResult {
                 best: self.pv[0][0],
                 score,
                 depth,
@@ -421,7 +428,7 @@ impl<'a> Searcher<'a> {
 
     /// A win by continuous fours (shortest first) or, where threes must be answered, by
     /// threats; proved wins need no search.
-    fn root_threat_win(&mut self, b: &mut Board) -> Option<Outcome> {
+    fn root_threat_win(&mut self, b: &mut Board) -> Option<SearchResult> {
         let deadline = self.deadline(ROOT_VCT_SHARE);
         let stop = self.limits.stop;
         let mut solver = if self.threat_space {
@@ -451,13 +458,19 @@ impl<'a> Searcher<'a> {
         if !is_legal(b, first) {
             return None;
         }
-        Some(Outcome { best: first, score: WIN - line.len() as i32, depth: 0, nodes: self.nodes(), pv: line })
+        Some(SearchResult {
+            best: first,
+            score: WIN - line.len() as i32,
+            depth: 0,
+            nodes: self.nodes(),
+            pv: line,
+        })
     }
 
     /// Our move must not leave the opponent a threat win the search was too shallow to see:
     /// the search's best moves are checked in order and the first that leaves none is played.
     /// When every one of them loses, the search's choice stands (it delays the loss longest).
-    fn avoid_threat_losses(&mut self, b: &mut Board, best: &mut Outcome, root: &[Scored]) {
+    fn avoid_threat_losses(&mut self, b: &mut Board, best: &mut SearchResult, root: &[Scored]) {
         let deadline = self.deadline(1);
         let mut order = vec![best.best];
         order.extend(root.iter().map(|m| m.pos).filter(|&p| p != best.best));
@@ -487,7 +500,7 @@ impl<'a> Searcher<'a> {
 
     /// Reports a win proved before any search (a GUI shows it like an iteration: the proof's
     /// plies as the depth, its line as the PV) and returns it.
-    fn proved(&self, win: Outcome, report: &mut impl FnMut(&Iteration)) -> Outcome {
+    fn proved(&self, win: SearchResult, report: &mut impl FnMut(&Iteration)) -> SearchResult {
         let plies = win.pv.len() as i32;
         report(&Iteration {
             depth: plies,
@@ -500,8 +513,8 @@ impl<'a> Searcher<'a> {
         win
     }
 
-    fn single(&self, p: Pos, score: i32) -> Outcome {
-        Outcome { best: p, score, depth: 0, nodes: self.nodes(), pv: vec![p] }
+    fn single(&self, p: Pos, score: i32) -> SearchResult {
+        SearchResult { best: p, score, depth: 0, nodes: self.nodes(), pv: vec![p] }
     }
 
     /// Any legal move: a candidate near the stones if possible, else any empty point (in

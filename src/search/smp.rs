@@ -9,7 +9,7 @@
 //! other. Each helper has its own history, killers and threat caches: no locks, no shared
 //! counters in the hot path (node counts are published once per poll).
 
-use super::{Iteration, Limits, Outcome, Scored, Searcher, MAX_DEPTH};
+use super::{Iteration, Limits, Scored, SearchResult, Searcher, MAX_DEPTH};
 use crate::board::Board;
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::sync::{Arc, Mutex};
@@ -63,7 +63,7 @@ impl<'a> Searcher<'a> {
         b: &mut Board,
         root: &mut [Scored],
         report: &mut dyn FnMut(&Iteration),
-    ) -> Outcome {
+    ) -> SearchResult {
         let done = AtomicBool::new(false);
         let parent_stop = self.limits.stop;
         let stop = || done.load(Relaxed) || parent_stop();
@@ -118,7 +118,7 @@ impl<'a> Searcher<'a> {
         // depth split makes this common: the helper on even depths is often one ahead).
         match deepest.into_inner().ok().flatten() {
             Some((depth, score, pv)) if depth > best.depth => {
-                Outcome { best: pv[0], score, depth, nodes: best.nodes, pv }
+                SearchResult { best: pv[0], score, depth, nodes: best.nodes, pv }
             }
             _ => best,
         }

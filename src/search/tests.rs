@@ -1,7 +1,7 @@
 use super::*;
 use crate::types::Rule;
 
-fn search(text: &str, rule: Rule, depth: i32) -> (Board, Outcome) {
+fn search(text: &str, rule: Rule, depth: i32) -> (Board, SearchResult) {
     let never = || false;
     let (b, out, _) = threaded(text, rule, 1, depth, Duration::from_secs(60), &never);
     (b, out)
@@ -193,7 +193,7 @@ fn threaded(
     depth: i32,
     hard: Duration,
     stop: &(dyn Fn() -> bool + Sync),
-) -> (Board, Outcome, u64) {
+) -> (Board, SearchResult, u64) {
     let mut b = Board::from_ascii(text, rule);
     let tt = Tt::new(1 << 20);
     let limits =

@@ -10,7 +10,7 @@ pub const UNLIMITED: i64 = 2_147_483_647;
 
 /// The limits the manager gave, as the protocol states them (milliseconds).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub struct Limits {
+pub struct TimeControl {
     /// Per move; 0 = answer as fast as possible.
     pub turn_ms: i64,
     /// Per game; 0 = no limit.
@@ -19,9 +19,9 @@ pub struct Limits {
     pub time_left_ms: Option<i64>,
 }
 
-impl Default for Limits {
+impl Default for TimeControl {
     fn default() -> Self {
-        Limits { turn_ms: DEFAULT_TURN_MS, match_ms: 0, time_left_ms: None }
+        TimeControl { turn_ms: DEFAULT_TURN_MS, match_ms: 0, time_left_ms: None }
     }
 }
 
@@ -54,7 +54,7 @@ fn moves_to_go(stones: usize) -> i64 {
 
 /// The budget for one move. `used_ms` is our own thinking time so far this game, used when
 /// a match limit is set but the manager sends no `time_left`.
-pub fn budget(limits: &Limits, stones: usize, used_ms: i64) -> Budget {
+pub fn budget(limits: &TimeControl, stones: usize, used_ms: i64) -> Budget {
     if limits.turn_ms == 0 {
         return FAST;
     }
@@ -84,7 +84,7 @@ pub fn budget(limits: &Limits, stones: usize, used_ms: i64) -> Budget {
     }
     if hard == i64::MAX {
         // A negative turn time and no match limit: fall back to the default turn time.
-        return budget(&Limits::default(), stones, used_ms);
+        return budget(&TimeControl::default(), stones, used_ms);
     }
     let hard = hard.max(FAST.hard.as_millis() as i64 / 2);
     let soft = soft.min(hard).max(1);
@@ -101,41 +101,41 @@ mod tests {
 
     #[test]
     fn turn_limit_leaves_a_margin() {
-        let b = budget(&Limits { turn_ms: 200, match_ms: 0, time_left_ms: None }, 10, 0);
+        let b = budget(&TimeControl { turn_ms: 200, match_ms: 0, time_left_ms: None }, 10, 0);
         assert!(ms(b.hard) <= 160 && ms(b.hard) >= 100, "{b:?}");
         assert_eq!(b.soft, b.hard, "a turn limit alone is used in full");
-        let b = budget(&Limits { turn_ms: 30_000, match_ms: 0, time_left_ms: None }, 10, 0);
+        let b = budget(&TimeControl { turn_ms: 30_000, match_ms: 0, time_left_ms: None }, 10, 0);
         assert_eq!(ms(b.hard), 29_000);
     }
 
     #[test]
     fn zero_turn_time_is_fast() {
-        let b = budget(&Limits { turn_ms: 0, match_ms: 0, time_left_ms: None }, 10, 0);
+        let b = budget(&TimeControl { turn_ms: 0, match_ms: 0, time_left_ms: None }, 10, 0);
         assert_eq!(b, FAST);
         assert!(ms(FAST.hard) <= 25);
     }
 
     #[test]
     fn match_time_is_spread_over_the_game() {
-        let limits = Limits { turn_ms: 30_000, match_ms: 180_000, time_left_ms: Some(180_000) };
+        let limits = TimeControl { turn_ms: 30_000, match_ms: 180_000, time_left_ms: Some(180_000) };
         let b = budget(&limits, 0, 0);
         assert!(ms(b.soft) < 6_000 && ms(b.soft) > 2_000, "{b:?}");
         assert!(ms(b.hard) <= 180_000 / 3);
-        let late = budget(&Limits { time_left_ms: Some(3_000), ..limits }, 100, 0);
+        let late = budget(&TimeControl { time_left_ms: Some(3_000), ..limits }, 100, 0);
         assert!(ms(late.hard) <= 1_000, "{late:?}");
     }
 
     #[test]
     fn negative_or_unlimited_time_left() {
-        let limits = Limits { turn_ms: 1_000, match_ms: 100_000, time_left_ms: Some(-50) };
+        let limits = TimeControl { turn_ms: 1_000, match_ms: 100_000, time_left_ms: Some(-50) };
         assert_eq!(budget(&limits, 30, 0), FAST);
-        let unlimited = Limits { time_left_ms: Some(UNLIMITED), ..limits };
+        let unlimited = TimeControl { time_left_ms: Some(UNLIMITED), ..limits };
         assert_eq!(ms(budget(&unlimited, 30, 0).hard), 1_000 - 100);
     }
 
     #[test]
     fn match_limit_without_time_left_counts_own_use() {
-        let limits = Limits { turn_ms: 5_000, match_ms: 10_000, time_left_ms: None };
+        let limits = TimeControl { turn_ms: 5_000, match_ms: 10_000, time_left_ms: None };
         let fresh = budget(&limits, 0, 0);
         let late = budget(&limits, 0, 9_000);
         assert!(late.hard < fresh.hard);
