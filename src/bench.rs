@@ -162,6 +162,7 @@ fn run_positions(depth: i32, threads: usize, verbose: bool) -> Result<Run> {
 /// and asks, at every position, about every candidate point near the stones.
 fn forbid_cost(games: usize) {
     use crate::board::splitmix64;
+    use crate::eval::Forbid;
     use crate::rules::renju::ForbiddenPoints;
     use crate::types::{Color, Pos};
     let mut seed = 0x5EED_u64;
@@ -180,11 +181,8 @@ fn forbid_cost(games: usize) {
             }
             elapsed += start.elapsed();
             checks += cands.len() as u64;
-            let hinted: Vec<Pos> = cands
-                .iter()
-                .copied()
-                .filter(|&p| b.forbid_hint(p, Color::Black) != crate::eval::LEGAL)
-                .collect();
+            let hinted: Vec<Pos> =
+                cands.iter().copied().filter(|&p| b.forbid_hint(p, Color::Black) != Forbid::Legal).collect();
             let start = Instant::now();
             for &p in &hinted {
                 std::hint::black_box(b.is_forbidden(p));

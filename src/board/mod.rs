@@ -9,7 +9,7 @@
 mod zobrist;
 
 use crate::eval::net::{self, NET_HIDDEN};
-use crate::eval::{params, point_tables, Class, Forbid, PatKey, PointEval, PointTables, CLASS_COUNT, C_FIVE};
+use crate::eval::{params, point_tables, Class, Forbid, PatKey, PointEval, PointTables, CLASS_COUNT};
 use crate::pattern::{self, cell, slot, LineRule, BLACK, EMPTY, HALF, WALL, WHITE};
 use crate::types::{Color, End, Pos, Rule};
 pub use zobrist::splitmix64;
@@ -503,7 +503,7 @@ impl Board {
                 let (o, e) = (t.get(old), t.get(new));
                 self.class_counts[c][class_slot(o.class)] -= 1;
                 self.class_counts[c][class_slot(e.class)] += 1;
-                if (o.class == C_FIVE) != (e.class == C_FIVE) {
+                if (o.class == Class::Five) != (e.class == Class::Five) {
                     self.five_xor[c] ^= n;
                 }
                 if valued {
@@ -547,7 +547,7 @@ impl Board {
             let t = self.points[c];
             let e = t.get(self.keys[i][c]);
             self.class_counts[c][class_slot(e.class)] -= 1;
-            if e.class == C_FIVE {
+            if e.class == Class::Five {
                 self.five_xor[c] ^= i;
             }
             if valued {
@@ -565,7 +565,7 @@ impl Board {
             let t = self.points[c];
             let e = t.get(self.keys[i][c]);
             self.class_counts[c][class_slot(e.class)] += 1;
-            if e.class == C_FIVE {
+            if e.class == Class::Five {
                 self.five_xor[c] ^= i;
             }
             self.totals[c][0] += e.value as i32;
@@ -602,7 +602,7 @@ impl Board {
     }
 
     /// Renju: what the line patterns alone say about black playing `p` (see `eval::Forbid`);
-    /// always `LEGAL` in other rules and for white.
+    /// always `Forbid::Legal` in other rules and for white.
     #[inline]
     pub fn forbid_hint(&self, p: Pos, color: Color) -> Forbid {
         self.point_eval(p, color).forbid
@@ -640,7 +640,7 @@ impl Board {
     /// `color`'s five point when it has exactly one (`None` when it has none or several).
     #[inline]
     pub fn single_five_point(&self, color: Color) -> Option<Pos> {
-        (self.class_count(color, C_FIVE) == 1).then(|| Pos(self.five_xor[color as usize] as u16))
+        (self.class_count(color, Class::Five) == 1).then(|| Pos(self.five_xor[color as usize] as u16))
     }
 
     /// Whether `color` has any point that makes a four or better.
@@ -652,8 +652,10 @@ impl Board {
     /// How many empty points make a four or better for `color`.
     #[inline]
     pub fn four_point_count(&self, color: Color) -> usize {
-        use crate::eval::{C_FIVE, C_FOUR, C_FOUR_THREE, C_OPEN_FOUR};
-        [C_FOUR, C_FOUR_THREE, C_OPEN_FOUR, C_FIVE].iter().map(|&c| self.class_count(color, c) as usize).sum()
+        [Class::Four, Class::FourThree, Class::OpenFour, Class::Five]
+            .iter()
+            .map(|&c| self.class_count(color, c) as usize)
+            .sum()
     }
 
     /// Static value for the side to move.

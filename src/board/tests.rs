@@ -1,5 +1,4 @@
 use super::*;
-use crate::eval::C_FIVE;
 
 const RULES: [Rule; 5] = [Rule::Freestyle, Rule::Standard, Rule::Renju, Rule::CaroOverline, Rule::CaroExact];
 
@@ -181,7 +180,7 @@ fn five_in_every_direction_and_at_edges() {
             }
             let last = b.pos(x0 + 4 * dx, y0 + 4 * dy).unwrap();
             assert!(b.makes_five(last, Color::Black), "{rule:?} {x0},{y0} {dx},{dy}");
-            assert_eq!(b.class(last, Color::Black), C_FIVE, "{rule:?} {x0},{y0} {dx},{dy}");
+            assert_eq!(b.class(last, Color::Black), Class::Five, "{rule:?} {x0},{y0} {dx},{dy}");
             assert!(!b.makes_five(last, Color::White));
         }
     }
@@ -205,7 +204,7 @@ fn overline_and_caro_rules() {
         let b = Board::from_ascii(six, rule);
         let p = b.pos(3, 1).unwrap();
         assert_eq!(b.makes_five(p, Color::Black), wins, "{rule:?}");
-        assert_eq!(b.class(p, Color::Black) == C_FIVE, wins, "{rule:?}");
+        assert_eq!(b.class(p, Color::Black) == Class::Five, wins, "{rule:?}");
     }
     // Renju: white's overline wins.
     let b = Board::from_ascii(&six.replace('x', "w").replace('o', "x").replace('w', "o"), Rule::Renju);
@@ -222,7 +221,7 @@ fn overline_and_caro_rules() {
         let b = Board::from_ascii(blocked, rule);
         let p = b.pos(6, 1).unwrap();
         assert_eq!(b.makes_five(p, Color::Black), wins, "{rule:?}");
-        assert_eq!(b.class(p, Color::Black) == C_FIVE, wins, "{rule:?}");
+        assert_eq!(b.class(p, Color::Black) == Class::Five, wins, "{rule:?}");
     }
 }
 
@@ -236,7 +235,12 @@ fn table_fives_agree_with_direct_scan() {
             b.for_each_empty(|p| empties.push(p));
             for p in empties {
                 for c in [Color::Black, Color::White] {
-                    assert_eq!(b.class(p, c) == C_FIVE, b.makes_five(p, c), "{rule:?}\n{}", b.to_ascii());
+                    assert_eq!(
+                        b.class(p, c) == Class::Five,
+                        b.makes_five(p, c),
+                        "{rule:?}\n{}",
+                        b.to_ascii()
+                    );
                 }
             }
         }
@@ -281,7 +285,7 @@ fn a_single_five_point_is_named_without_a_scan() {
     let fives = |b: &Board, c| {
         let mut all = Vec::new();
         b.for_each_candidate(|p| {
-            if b.class(p, c) == C_FIVE {
+            if b.class(p, c) == Class::Five {
                 all.push(b.xy(p));
             }
         });

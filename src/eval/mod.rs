@@ -12,34 +12,43 @@ pub mod params;
 use crate::pattern::{Pat, B3, B4, D4, F2, F3, F4, F5, OL, PAT_COUNT};
 use std::sync::OnceLock;
 
-/// What a stone of one colour on an empty point would make, over all four directions.
-pub type Class = u8;
-pub const C_NONE: Class = 0;
-/// Makes one open three.
-pub const C_THREE: Class = 1;
-/// Makes two open threes.
-pub const C_DOUBLE_THREE: Class = 2;
-/// Makes a (closed) four.
-pub const C_FOUR: Class = 3;
-/// Makes a four and an open three at once.
-pub const C_FOUR_THREE: Class = 4;
-/// Makes an open four or two fours: a win unless the opponent can answer with fours.
-pub const C_OPEN_FOUR: Class = 5;
-/// Makes a five.
-pub const C_FIVE: Class = 6;
+/// What a stone of one colour on an empty point would make, over all four directions,
+/// ordered by strength (the search compares classes). One byte, as the `u8` it replaced.
+#[repr(u8)]
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Class {
+    #[default]
+    None,
+    /// Makes one open three.
+    Three,
+    /// Makes two open threes.
+    DoubleThree,
+    /// Makes a (closed) four.
+    Four,
+    /// Makes a four and an open three at once.
+    FourThree,
+    /// Makes an open four or two fours: a win unless the opponent can answer with fours.
+    OpenFour,
+    /// Makes a five.
+    Five,
+}
 pub const CLASS_COUNT: usize = 7;
 
 /// A point's four line patterns packed as nibbles (direction d at bits 4d..4d+4).
 pub type PatKey = u16;
 
 /// Whether a point is forbidden for renju's black, as far as its four line patterns tell.
-pub type Forbid = u8;
-pub const LEGAL: Forbid = 0;
-/// An overline or a double four (and no five): forbidden whatever else is on the board.
-pub const FORBIDDEN: Forbid = 1;
-/// Two or more threes: forbidden only if at least two of them are real, which needs a look at
-/// the points that would complete them (see `rules::renju`).
-pub const CHECK_THREES: Forbid = 2;
+#[repr(u8)]
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Forbid {
+    #[default]
+    Legal,
+    /// An overline or a double four (and no five): forbidden whatever else is on the board.
+    Forbidden,
+    /// Two or more threes: forbidden only if at least two of them are real, which needs a look
+    /// at the points that would complete them (see `rules::renju`).
+    CheckThrees,
+}
 
 /// What a packed pattern key means for one side: class, value and (for renju's black)
 /// forbidden status, in one record so that an update reads one place per key.
@@ -93,9 +102,9 @@ fn build_point_tables(renju_black: bool) -> PointTables {
         if pats.iter().any(|&p| p as usize >= PAT_COUNT) {
             continue;
         }
-        let f = if renju_black { renju_forbid(&pats) } else { LEGAL };
+        let f = if renju_black { renju_forbid(&pats) } else { Forbid::Legal };
         e.forbid = f;
-        if f == FORBIDDEN {
+        if f == Forbid::Forbidden {
             continue; // black can never play there: no class, no potential
         }
         let c = if renju_black { classify_renju(&pats) } else { classify(&pats) };
@@ -146,22 +155,25 @@ const fn binomial(n: usize, k: usize) -> usize {
 
 /// Shapes a point holds below the class that decides the search: what it prepares. Named
 /// by the patterns across two directions; each point gets the strongest that fits its class.
-pub type Combo = u8;
-pub const M_NONE: Combo = 0;
-/// Two open twos: the next stone there can make a double three.
-pub const M_TWO_TWO: Combo = 1;
-/// A closed three and an open two: a four-three in two moves.
-pub const M_THREE_TWO: Combo = 2;
-/// Two closed threes: a double four in two moves.
-pub const M_THREE_THREE: Combo = 3;
-/// An open three with an open two beside it.
-pub const M_OPEN_THREE_TWO: Combo = 4;
-/// An open three with a closed three: the next move there threatens a four-three.
-pub const M_OPEN_THREE_THREE: Combo = 5;
-/// A four with an open two.
-pub const M_FOUR_TWO: Combo = 6;
-/// A four with a closed three.
-pub const M_FOUR_THREE_CLOSED: Combo = 7;
+#[repr(u8)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Combo {
+    None,
+    /// Two open twos: the next stone there can make a double three.
+    TwoTwo,
+    /// A closed three and an open two: a four-three in two moves.
+    ThreeTwo,
+    /// Two closed threes: a double four in two moves.
+    ThreeThree,
+    /// An open three with an open two beside it.
+    OpenThreeTwo,
+    /// An open three with a closed three: the next move there threatens a four-three.
+    OpenThreeThree,
+    /// A four with an open two.
+    FourTwo,
+    /// A four with a closed three.
+    FourThreeClosed,
+}
 pub const COMBO_COUNT: usize = 8;
 
 /// The combination a point's four line patterns form (see `Combo`), given their class.
@@ -169,14 +181,14 @@ pub fn combo(pats: &[Pat; 4], class: Class) -> Combo {
     let c = |p| count(pats, p);
     let (twos, threes) = (c(F2), c(B3));
     match class {
-        C_FOUR if threes >= 1 => M_FOUR_THREE_CLOSED,
-        C_FOUR if twos >= 1 => M_FOUR_TWO,
-        C_THREE if threes >= 1 => M_OPEN_THREE_THREE,
-        C_THREE if twos >= 1 => M_OPEN_THREE_TWO,
-        C_NONE if threes >= 2 => M_THREE_THREE,
-        C_NONE if threes >= 1 && twos >= 1 => M_THREE_TWO,
-        C_NONE if twos >= 2 => M_TWO_TWO,
-        _ => M_NONE,
+        Class::Four if threes >= 1 => Combo::FourThreeClosed,
+        Class::Four if twos >= 1 => Combo::FourTwo,
+        Class::Three if threes >= 1 => Combo::OpenThreeThree,
+        Class::Three if twos >= 1 => Combo::OpenThreeTwo,
+        Class::None if threes >= 2 => Combo::ThreeThree,
+        Class::None if threes >= 1 && twos >= 1 => Combo::ThreeTwo,
+        Class::None if twos >= 2 => Combo::TwoTwo,
+        _ => Combo::None,
     }
 }
 
@@ -189,13 +201,13 @@ fn count(pats: &[Pat; 4], p: Pat) -> usize {
 fn renju_forbid(pats: &[Pat; 4]) -> Forbid {
     let c = |p| count(pats, p);
     if c(F5) > 0 {
-        LEGAL
+        Forbid::Legal
     } else if c(OL) > 0 || c(F4) + c(B4) + 2 * c(D4) >= 2 {
-        FORBIDDEN
+        Forbid::Forbidden
     } else if c(F3) >= 2 {
-        CHECK_THREES
+        Forbid::CheckThrees
     } else {
-        LEGAL
+        Forbid::Legal
     }
 }
 
@@ -204,19 +216,19 @@ fn renju_forbid(pats: &[Pat; 4]) -> Forbid {
 fn classify_renju(pats: &[Pat; 4]) -> Class {
     let c = |p| count(pats, p);
     if c(F5) > 0 {
-        C_FIVE
+        Class::Five
     } else if c(F4) > 0 {
-        C_OPEN_FOUR
+        Class::OpenFour
     } else if c(B4) == 1 && c(F3) > 0 {
-        C_FOUR_THREE
+        Class::FourThree
     } else if c(B4) == 1 {
-        C_FOUR
+        Class::Four
     } else if c(F3) >= 2 {
-        C_DOUBLE_THREE
+        Class::DoubleThree
     } else if c(F3) == 1 {
-        C_THREE
+        Class::Three
     } else {
-        C_NONE
+        Class::None
     }
 }
 
@@ -225,19 +237,19 @@ pub fn classify(pats: &[Pat; 4]) -> Class {
     let c = |p| count(pats, p);
     let (fives, open_fours, fours, threes) = (c(F5), c(F4) + c(D4), c(B4), c(F3));
     if fives > 0 {
-        C_FIVE
+        Class::Five
     } else if open_fours > 0 || fours >= 2 {
-        C_OPEN_FOUR
+        Class::OpenFour
     } else if fours == 1 && threes > 0 {
-        C_FOUR_THREE
+        Class::FourThree
     } else if fours == 1 {
-        C_FOUR
+        Class::Four
     } else if threes >= 2 {
-        C_DOUBLE_THREE
+        Class::DoubleThree
     } else if threes == 1 {
-        C_THREE
+        Class::Three
     } else {
-        C_NONE
+        Class::None
     }
 }
 
@@ -253,31 +265,31 @@ mod tests {
     #[test]
     fn renju_black_forbidden_shapes() {
         let t = point_tables(true);
-        assert_eq!(t.get(key([B4, B4, NONE, NONE])).forbid, FORBIDDEN);
-        assert_eq!(t.get(key([D4, NONE, NONE, NONE])).forbid, FORBIDDEN);
-        assert_eq!(t.get(key([OL, F3, NONE, NONE])).forbid, FORBIDDEN);
-        assert_eq!(t.get(key([F5, OL, B4, B4])).forbid, LEGAL);
-        assert_eq!(t.get(key([F3, F3, NONE, NONE])).forbid, CHECK_THREES);
-        assert_eq!(t.get(key([B4, F3, NONE, NONE])).forbid, LEGAL);
-        assert_eq!(t.get(key([B4, F3, NONE, NONE])).class, C_FOUR_THREE);
-        assert_eq!(t.get(key([F4, NONE, NONE, NONE])).class, C_OPEN_FOUR);
+        assert_eq!(t.get(key([B4, B4, NONE, NONE])).forbid, Forbid::Forbidden);
+        assert_eq!(t.get(key([D4, NONE, NONE, NONE])).forbid, Forbid::Forbidden);
+        assert_eq!(t.get(key([OL, F3, NONE, NONE])).forbid, Forbid::Forbidden);
+        assert_eq!(t.get(key([F5, OL, B4, B4])).forbid, Forbid::Legal);
+        assert_eq!(t.get(key([F3, F3, NONE, NONE])).forbid, Forbid::CheckThrees);
+        assert_eq!(t.get(key([B4, F3, NONE, NONE])).forbid, Forbid::Legal);
+        assert_eq!(t.get(key([B4, F3, NONE, NONE])).class, Class::FourThree);
+        assert_eq!(t.get(key([F4, NONE, NONE, NONE])).class, Class::OpenFour);
         assert_eq!(t.get(key([B4, B4, NONE, NONE])).value, 0);
         let gomoku = point_tables(false);
-        assert_eq!(gomoku.get(key([B4, B4, NONE, NONE])).forbid, LEGAL);
-        assert_eq!(gomoku.get(key([D4, NONE, NONE, NONE])).class, C_OPEN_FOUR);
+        assert_eq!(gomoku.get(key([B4, B4, NONE, NONE])).forbid, Forbid::Legal);
+        assert_eq!(gomoku.get(key([D4, NONE, NONE, NONE])).class, Class::OpenFour);
     }
 
     #[test]
     fn classes_combine_directions() {
         let t = point_tables(false);
-        assert_eq!(t.get(key([F5, NONE, NONE, NONE])).class, C_FIVE);
-        assert_eq!(t.get(key([B4, B4, NONE, NONE])).class, C_OPEN_FOUR);
-        assert_eq!(t.get(key([NONE, F4, B2, NONE])).class, C_OPEN_FOUR);
-        assert_eq!(t.get(key([B4, F3, NONE, NONE])).class, C_FOUR_THREE);
-        assert_eq!(t.get(key([B4, B3, F2, NONE])).class, C_FOUR);
-        assert_eq!(t.get(key([F3, F3, NONE, NONE])).class, C_DOUBLE_THREE);
-        assert_eq!(t.get(key([F3, B3, NONE, NONE])).class, C_THREE);
-        assert_eq!(t.get(key([F2, F2, B3, B1])).class, C_NONE);
+        assert_eq!(t.get(key([F5, NONE, NONE, NONE])).class, Class::Five);
+        assert_eq!(t.get(key([B4, B4, NONE, NONE])).class, Class::OpenFour);
+        assert_eq!(t.get(key([NONE, F4, B2, NONE])).class, Class::OpenFour);
+        assert_eq!(t.get(key([B4, F3, NONE, NONE])).class, Class::FourThree);
+        assert_eq!(t.get(key([B4, B3, F2, NONE])).class, Class::Four);
+        assert_eq!(t.get(key([F3, F3, NONE, NONE])).class, Class::DoubleThree);
+        assert_eq!(t.get(key([F3, B3, NONE, NONE])).class, Class::Three);
+        assert_eq!(t.get(key([F2, F2, B3, B1])).class, Class::None);
     }
 
     #[test]
@@ -286,23 +298,23 @@ mod tests {
             let c = classify(&p);
             combo(&p, c)
         };
-        assert_eq!(m([F2, F2, NONE, NONE]), M_TWO_TWO);
-        assert_eq!(m([B3, F2, B1, NONE]), M_THREE_TWO);
-        assert_eq!(m([B3, B3, F2, NONE]), M_THREE_THREE);
-        assert_eq!(m([F3, F2, NONE, NONE]), M_OPEN_THREE_TWO);
-        assert_eq!(m([F3, B3, F2, NONE]), M_OPEN_THREE_THREE);
-        assert_eq!(m([B4, F2, NONE, NONE]), M_FOUR_TWO);
-        assert_eq!(m([B4, B3, F2, NONE]), M_FOUR_THREE_CLOSED);
+        assert_eq!(m([F2, F2, NONE, NONE]), Combo::TwoTwo);
+        assert_eq!(m([B3, F2, B1, NONE]), Combo::ThreeTwo);
+        assert_eq!(m([B3, B3, F2, NONE]), Combo::ThreeThree);
+        assert_eq!(m([F3, F2, NONE, NONE]), Combo::OpenThreeTwo);
+        assert_eq!(m([F3, B3, F2, NONE]), Combo::OpenThreeThree);
+        assert_eq!(m([B4, F2, NONE, NONE]), Combo::FourTwo);
+        assert_eq!(m([B4, B3, F2, NONE]), Combo::FourThreeClosed);
         // The class already says it all: four-three, double three, lone shapes.
-        assert_eq!(m([B4, F3, F2, NONE]), M_NONE);
-        assert_eq!(m([F3, F3, B3, NONE]), M_NONE);
-        assert_eq!(m([F2, B2, B1, NONE]), M_NONE);
+        assert_eq!(m([B4, F3, F2, NONE]), Combo::None);
+        assert_eq!(m([F3, F3, B3, NONE]), Combo::None);
+        assert_eq!(m([F2, B2, B1, NONE]), Combo::None);
         let t = point_tables(false);
         let pats = [F2, F2, NONE, NONE];
         assert_eq!(
             t.get(key(pats)).value as i32,
             2 * params::PATTERN_VALUE[F2 as usize]
-                + params::COMBO_BONUS[M_TWO_TWO as usize]
+                + params::COMBO_BONUS[Combo::TwoTwo as usize]
                 + params::SHAPE_VALUE[shape(&pats)] as i32
         );
     }

@@ -15,7 +15,7 @@
 use super::policyfit::log_sum_exp;
 use super::tune::{self, Sample, ALL, PARAMS};
 use crate::board::Board;
-use crate::eval::{C_FIVE, C_OPEN_FOUR};
+use crate::eval::Class;
 use crate::types::Pos;
 use anyhow::{bail, Context, Result};
 
@@ -149,8 +149,10 @@ fn measure(cs: &[Choice], w: &[f64], temp: f64) -> (f64, f64) {
 fn quiet_after(b: &mut Board, q: Pos) -> bool {
     b.make(q);
     let us = b.side_to_move();
-    let quiet =
-        b.class_count(us, C_FIVE) + b.class_count(us.opp(), C_FIVE) + b.class_count(us, C_OPEN_FOUR) == 0;
+    let quiet = b.class_count(us, Class::Five)
+        + b.class_count(us.opp(), Class::Five)
+        + b.class_count(us, Class::OpenFour)
+        == 0;
     b.undo();
     quiet
 }

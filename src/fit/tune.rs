@@ -19,10 +19,7 @@
 //! than the result of the game it came from.
 
 use crate::board::Board;
-use crate::eval::{
-    combo, params, shape, Class, CLASS_COUNT, COMBO_COUNT, C_FIVE, C_FOUR_THREE, C_OPEN_FOUR, FORBIDDEN,
-    SHAPE_COUNT,
-};
+use crate::eval::{combo, params, shape, Class, Forbid, CLASS_COUNT, COMBO_COUNT, SHAPE_COUNT};
 use crate::pattern::{Pat, B2, PAT_COUNT};
 use crate::search::threat::{Solver, ThreatCache};
 use crate::types::{Color, Rule};
@@ -199,8 +196,8 @@ fn collect_position(
 fn quiet(b: &mut Board, cache: &mut ThreatCache) -> bool {
     let us = b.side_to_move();
     let them = us.opp();
-    if b.class_count(us, C_FIVE) + b.class_count(them, C_FIVE) > 0
-        || b.class_count(us, C_OPEN_FOUR) + b.class_count(us, C_FOUR_THREE) > 0
+    if b.class_count(us, Class::Five) + b.class_count(them, Class::Five) > 0
+        || b.class_count(us, Class::OpenFour) + b.class_count(us, Class::FourThree) > 0
     {
         return false;
     }
@@ -223,7 +220,7 @@ pub(super) fn sample(b: &Board, won: f32) -> Sample {
         for (side, color) in [(0, us), (1, us.opp())] {
             let pats = b.patterns(p, color);
             // A forbidden point has no value at all (see `build_point_tables`).
-            if b.forbid_hint(p, color) != FORBIDDEN {
+            if b.forbid_hint(p, color) != Forbid::Forbidden {
                 counts[side * SHAPE_COUNT + shape(&pats)] += 1.0;
             }
             for i in point_features(&pats, b.class(p, color), side) {

@@ -8,7 +8,7 @@
 //! playing the stones on the board and undoing them.
 
 use crate::board::Board;
-use crate::eval::{CHECK_THREES, FORBIDDEN};
+use crate::eval::Forbid;
 use crate::pattern::{F3, F4, OL};
 use crate::types::{Color, Pos, Rule};
 
@@ -72,9 +72,9 @@ fn foul_nested(b: &mut Board, p: Pos, nesting: u32) -> Option<Foul> {
         return None;
     }
     match b.forbid_hint(p, Color::Black) {
-        FORBIDDEN if b.patterns(p, Color::Black).contains(&OL) => Some(Foul::Overline),
-        FORBIDDEN => Some(Foul::DoubleFour),
-        CHECK_THREES if real_threes(b, p, nesting) >= 2 => Some(Foul::DoubleThree),
+        Forbid::Forbidden if b.patterns(p, Color::Black).contains(&OL) => Some(Foul::Overline),
+        Forbid::Forbidden => Some(Foul::DoubleFour),
+        Forbid::CheckThrees if real_threes(b, p, nesting) >= 2 => Some(Foul::DoubleThree),
         _ => None,
     }
 }

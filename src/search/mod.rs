@@ -11,7 +11,7 @@ pub mod time;
 pub mod tt;
 
 use crate::board::{Board, MAX_CELLS};
-use crate::eval::{C_DOUBLE_THREE, C_FIVE, C_FOUR_THREE, C_OPEN_FOUR};
+use crate::eval::Class;
 use crate::types::{Color, Pos, Rule};
 use movepick::{five_point, generate, generate_unordered, is_legal, open_four_point, pick_next, Scored};
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
@@ -170,7 +170,7 @@ fn move_cap(depth: i32, busy: bool) -> usize {
 fn is_busy(b: &Board) -> bool {
     [Color::Black, Color::White]
         .iter()
-        .any(|&c| b.class_count(c, C_FIVE) > 0 || b.class_count(c, C_OPEN_FOUR) > 0)
+        .any(|&c| b.class_count(c, Class::Five) > 0 || b.class_count(c, Class::OpenFour) > 0)
 }
 
 /// Plies taken off a move searched `index`-th (from 0) at `depth`: growing with both,
@@ -609,10 +609,10 @@ impl<'a> Searcher<'a> {
         let us = b.side_to_move();
         let them = us.opp();
         let ply_i = ply as i32;
-        if b.class_count(us, C_FIVE) > 0 {
+        if b.class_count(us, Class::Five) > 0 {
             return Some(WIN - ply_i - 1);
         }
-        let their_fives = b.class_count(them, C_FIVE);
+        let their_fives = b.class_count(them, Class::Five);
         if their_fives >= 2 {
             // Two fives can only be blocked one at a time (both may be one point in rare
             // overlapping shapes, so check the point itself).
@@ -643,7 +643,7 @@ impl<'a> Searcher<'a> {
         // Renju's black may hold only forbidden open-four points; look for a legal one.
         let renju_black = b.rule() == Rule::Renju && us == Color::Black;
         if self.open_four_wins
-            && b.class_count(us, C_OPEN_FOUR) > 0
+            && b.class_count(us, Class::OpenFour) > 0
             && (!renju_black || open_four_point(b, us).is_some())
         {
             return Some(WIN - ply_i - 3);
@@ -660,7 +660,7 @@ impl<'a> Searcher<'a> {
     /// Whether the side to move has a four-three or double-three point.
     fn has_double_threat(&self, b: &Board) -> bool {
         let us = b.side_to_move();
-        b.class_count(us, C_FOUR_THREE) + b.class_count(us, C_DOUBLE_THREE) > 0
+        b.class_count(us, Class::FourThree) + b.class_count(us, Class::DoubleThree) > 0
     }
 
     fn negamax(
@@ -732,7 +732,7 @@ impl<'a> Searcher<'a> {
                 break;
             }
             let p = pick_next(&mut moves, i).pos;
-            let forcing = b.class(p, us) >= crate::eval::C_THREE;
+            let forcing = b.class(p, us) >= Class::Three;
             let quiet = !defending && !forcing;
             // Late quiet moves at shallow depth are rarely best once the ordering has spoken.
             if quiet && !pv && depth <= 3 && i >= late_move_limit(depth) && best_score > -WIN_THRESHOLD {
@@ -838,8 +838,7 @@ impl<'a> Searcher<'a> {
         }
         let stand = self.static_value(b);
         let us = b.side_to_move();
-        let four_makers =
-            b.class_count(us, crate::eval::C_FOUR) + b.class_count(us, crate::eval::C_FOUR_THREE);
+        let four_makers = b.class_count(us, Class::Four) + b.class_count(us, Class::FourThree);
         if stand >= beta || four_makers == 0 {
             return stand;
         }

@@ -7,7 +7,7 @@
 
 use super::policy;
 use crate::board::Board;
-use crate::eval::{C_FOUR, C_OPEN_FOUR, LEGAL};
+use crate::eval::{Class, Forbid};
 use crate::rules::renju::ForbiddenPoints;
 use crate::types::{Color, Pos, Rule};
 
@@ -24,7 +24,7 @@ const KILLER_BONUS: i32 = 300;
 
 /// Whether the opponent of the side to move threatens to win by an open four next move.
 pub fn under_three_threat(b: &Board, them: Color) -> bool {
-    b.class_count(them, C_OPEN_FOUR) > 0
+    b.class_count(them, Class::OpenFour) > 0
 }
 
 /// Whether the side to move may play `p` (renju's black may not play a forbidden point).
@@ -35,13 +35,13 @@ pub fn is_legal(b: &mut Board, p: Pos) -> bool {
 
 /// Whether `color` may play the empty point `p`, whoever is to move.
 pub fn legal_for(b: &mut Board, p: Pos, color: Color) -> bool {
-    b.is_empty(p) && (b.forbid_hint(p, color) == LEGAL || !b.is_forbidden(p))
+    b.is_empty(p) && (b.forbid_hint(p, color) == Forbid::Legal || !b.is_forbidden(p))
 }
 
 /// Drops renju black's forbidden points from a move list (nothing to do in other rules).
 fn drop_forbidden(b: &mut Board, out: &mut Vec<Scored>) {
     if b.rule() == Rule::Renju && b.side_to_move() == Color::Black {
-        out.retain(|m| b.forbid_hint(m.pos, Color::Black) == LEGAL || !b.is_forbidden(m.pos));
+        out.retain(|m| b.forbid_hint(m.pos, Color::Black) == Forbid::Legal || !b.is_forbidden(m.pos));
     }
 }
 
@@ -85,7 +85,7 @@ pub fn generate_unordered(
     let defending = under_three_threat(b, them);
     let recent = policy::Recent::of(b);
     b.for_each_candidate(|p| {
-        if defending && b.class(p, us) < C_FOUR && b.class(p, them) < C_FOUR {
+        if defending && b.class(p, us) < Class::Four && b.class(p, them) < Class::Four {
             return;
         }
         let mut score = policy::score(b, p, us, &recent);
@@ -105,7 +105,7 @@ pub fn generate_unordered(
 pub fn open_four_point(b: &mut Board, color: Color) -> Option<Pos> {
     let mut found = Vec::new();
     b.for_each_candidate(|p| {
-        if b.class(p, color) == C_OPEN_FOUR {
+        if b.class(p, color) == Class::OpenFour {
             found.push(p);
         }
     });
@@ -114,7 +114,7 @@ pub fn open_four_point(b: &mut Board, color: Color) -> Option<Pos> {
 
 /// The point where `color` would make a five, if any (the first in board order when several).
 pub fn five_point(b: &Board, color: Color) -> Option<Pos> {
-    if b.class_count(color, crate::eval::C_FIVE) == 0 {
+    if b.class_count(color, Class::Five) == 0 {
         return None;
     }
     if let Some(p) = b.single_five_point(color) {
@@ -122,7 +122,7 @@ pub fn five_point(b: &Board, color: Color) -> Option<Pos> {
     }
     let mut found = None;
     b.for_each_candidate(|p| {
-        if found.is_none() && b.class(p, color) == crate::eval::C_FIVE {
+        if found.is_none() && b.class(p, color) == Class::Five {
             found = Some(p);
         }
     });

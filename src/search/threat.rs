@@ -14,7 +14,7 @@
 
 use super::movepick::{five_point, legal_for, open_four_point};
 use crate::board::Board;
-use crate::eval::{C_FIVE, C_FOUR, C_OPEN_FOUR, C_THREE};
+use crate::eval::Class;
 use crate::types::{Color, Pos, Rule};
 use std::time::Instant;
 
@@ -120,7 +120,7 @@ pub struct Solver<'a> {
     path: Line,
     proof: Vec<Pos>,
     /// Move and reply lists of finished VCT nodes, for the next ones to reuse.
-    threat_lists: Vec<Vec<(u8, i32, Pos)>>,
+    threat_lists: Vec<Vec<(Class, i32, Pos)>>,
     reply_lists: Vec<Vec<Pos>>,
     /// Below the first four, the most fours an attacker node tries (`None`: every four on the
     /// board); see `narrow`.
@@ -294,11 +294,11 @@ impl<'a> Solver<'a> {
         }
         let mut moves = [Pos::NONE; 64];
         let mut n = 0;
-        if b.class_count(them, C_FIVE) > 0 {
+        if b.class_count(them, Class::Five) > 0 {
             // Their four must be blocked, and only a block that is also our four keeps the
             // sequence continuous.
             let Some(q) = five_point(b, them) else { return false };
-            if b.class(q, us) >= C_FOUR && legal_for(b, q, us) {
+            if b.class(q, us) >= Class::Four && legal_for(b, q, us) {
                 moves[0] = q;
                 n = 1;
             }
@@ -329,7 +329,7 @@ impl<'a> Solver<'a> {
         let attacker = defender.opp();
         let mut fives = [Pos::NONE; 8];
         let n = five_points_near(b, p, attacker, &mut fives);
-        if n == 0 || b.class_count(defender, C_FIVE) > 0 {
+        if n == 0 || b.class_count(defender, Class::Five) > 0 {
             return false;
         }
         self.every_reply_loses(b, &fives[..n], depth - 1, Self::vcf_node)
@@ -386,7 +386,7 @@ impl<'a> Solver<'a> {
         if self.tick() {
             return false;
         }
-        if b.class_count(them, C_FIVE) > 0 {
+        if b.class_count(them, Class::Five) > 0 {
             // The defender answered with a four: block it, then the defender is to move
             // again with whatever threats we still hold.
             let Some(q) = five_point(b, them) else { return false };
@@ -399,7 +399,7 @@ impl<'a> Solver<'a> {
             return true;
         }
         // Against their open three only fours are fast enough, and VCF has tried those.
-        if depth <= 0 || self.aborted || b.class_count(them, C_OPEN_FOUR) > 0 {
+        if depth <= 0 || self.aborted || b.class_count(them, Class::OpenFour) > 0 {
             return false;
         }
         let key = b.key();
@@ -410,7 +410,7 @@ impl<'a> Solver<'a> {
         moves.clear();
         b.for_each_candidate(|p| {
             let c = b.class(p, us);
-            if c >= C_THREE && c != C_FIVE {
+            if c >= Class::Three && c != Class::Five {
                 moves.push((c, b.point_value(p, us), p));
             }
         });
@@ -439,7 +439,7 @@ impl<'a> Solver<'a> {
 
     /// The defender to move against the attacker's threats; true when every reply loses.
     fn vct_defend(&mut self, b: &mut Board, depth: i32) -> bool {
-        if b.class_count(b.side_to_move(), C_FIVE) > 0 || self.tick() {
+        if b.class_count(b.side_to_move(), Class::Five) > 0 || self.tick() {
             return false;
         }
         let mut replies = self.reply_lists.pop().unwrap_or_default();
@@ -454,9 +454,9 @@ impl<'a> Solver<'a> {
     fn every_listed_reply_loses(&mut self, b: &mut Board, depth: i32, replies: &mut Vec<Pos>) -> bool {
         let defender = b.side_to_move();
         let attacker = defender.opp();
-        if b.class_count(attacker, C_FIVE) > 0 {
+        if b.class_count(attacker, Class::Five) > 0 {
             b.for_each_candidate(|p| {
-                if b.class(p, attacker) == C_FIVE {
+                if b.class(p, attacker) == Class::Five {
                     replies.push(p);
                 }
             });
@@ -469,7 +469,7 @@ impl<'a> Solver<'a> {
                 return false;
             }
             b.for_each_candidate(|p| {
-                if b.class(p, attacker) >= C_FOUR || b.class(p, defender) >= C_FOUR {
+                if b.class(p, attacker) >= Class::Four || b.class(p, defender) >= Class::Four {
                     replies.push(p);
                 }
             });
@@ -479,7 +479,7 @@ impl<'a> Solver<'a> {
             // proof line plays on to the five.
             let first = replies.first().copied();
             replies.retain(|&p| {
-                if b.class(p, defender) >= C_FOUR {
+                if b.class(p, defender) >= Class::Four {
                     return true;
                 }
                 b.make_unvalued(p);
@@ -505,7 +505,7 @@ fn fours_of(b: &mut Board, color: Color, out: &mut [Pos; 64]) -> usize {
     if count == 0 {
         return 0;
     }
-    let mut found = [(0, 0, Pos::NONE); 64];
+    let mut found = [(Class::None, 0, Pos::NONE); 64];
     if count > found.len() {
         // Only on a large, crowded board: all of them, so that the best still come first.
         let mut many = Vec::with_capacity(count);
@@ -522,12 +522,12 @@ fn fours_of(b: &mut Board, color: Color, out: &mut [Pos; 64]) -> usize {
 
 /// Calls `f` with (class, value, point) for the `count` points where `color` makes a four or
 /// better, in board order (the rest of the scan looks no further).
-fn collect_fours(b: &Board, color: Color, count: usize, mut f: impl FnMut((u8, i32, Pos))) {
+fn collect_fours(b: &Board, color: Color, count: usize, mut f: impl FnMut((Class, i32, Pos))) {
     let mut seen = 0;
     b.for_each_candidate(|p| {
         if seen < count {
             let c = b.class(p, color);
-            if c >= C_FOUR {
+            if c >= Class::Four {
                 f((c, b.point_value(p, color), p));
                 seen += 1;
             }
@@ -537,7 +537,12 @@ fn collect_fours(b: &Board, color: Color, count: usize, mut f: impl FnMut((u8, i
 
 /// Writes the legal points of `found` (class, value, point) to `out`, highest class first,
 /// then highest value, then board order; returns how many.
-fn legal_in_order(b: &mut Board, found: &mut [(u8, i32, Pos)], color: Color, out: &mut [Pos; 64]) -> usize {
+fn legal_in_order(
+    b: &mut Board,
+    found: &mut [(Class, i32, Pos)],
+    color: Color,
+    out: &mut [Pos; 64],
+) -> usize {
     found.sort_unstable_by(|a, b| b.0.cmp(&a.0).then(b.1.cmp(&a.1)).then(a.2.cmp(&b.2)));
     let mut n = 0;
     for &(_, _, p) in found.iter() {
@@ -552,19 +557,19 @@ fn legal_in_order(b: &mut Board, found: &mut [(u8, i32, Pos)], color: Color, out
 /// Whether `color` has a point that makes an open four it may legally play (only renju's
 /// black needs the points looked at).
 fn has_open_four_point(b: &mut Board, color: Color) -> bool {
-    b.class_count(color, C_OPEN_FOUR) > 0
+    b.class_count(color, Class::OpenFour) > 0
         && (b.rule() != Rule::Renju || color == Color::White || open_four_point(b, color).is_some())
 }
 
 /// Legal points on the lines through `p` (within four steps) where `color` makes a four,
 /// most valuable first (the order of `fours_of`).
 fn fours_near(b: &mut Board, p: Pos, color: Color, out: &mut [Pos; 64]) -> usize {
-    let mut found = [(0, 0, Pos::NONE); 32];
+    let mut found = [(Class::None, 0, Pos::NONE); 32];
     let mut n = 0;
     for d in 0..4 {
         for k in (-4..=4).filter(|&k| k != 0) {
             let q = b.step(p, d, k);
-            if b.is_empty(q) && b.class(q, color) >= C_FOUR {
+            if b.is_empty(q) && b.class(q, color) >= Class::Four {
                 found[n] = (b.class(q, color), b.point_value(q, color), q);
                 n += 1;
             }
@@ -579,7 +584,7 @@ fn five_points_near(b: &Board, p: Pos, color: Color, out: &mut [Pos; 8]) -> usiz
     for d in 0..4 {
         for k in (-4..=4).filter(|&k| k != 0) {
             let q = b.step(p, d, k);
-            if n < out.len() && b.is_empty(q) && b.class(q, color) == C_FIVE && !out[..n].contains(&q) {
+            if n < out.len() && b.is_empty(q) && b.class(q, color) == Class::Five && !out[..n].contains(&q) {
                 out[n] = q;
                 n += 1;
             }

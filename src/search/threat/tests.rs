@@ -62,7 +62,7 @@ fn vcf_finds_a_chain_of_fours() {
         for &q in &proof.line[..i] {
             replay.make(q);
         }
-        assert!(replay.class(p, Color::Black) >= C_FOUR, "move {i} is not a four");
+        assert!(replay.class(p, Color::Black) >= Class::Four, "move {i} is not a four");
     }
 }
 
@@ -280,7 +280,7 @@ fn more_fours_than_the_buffer_still_come_best_first() {
     let mut all = Vec::new();
     b.for_each_candidate(|p| {
         let c = b.class(p, Color::Black);
-        if c >= C_FOUR {
+        if c >= Class::Four {
             all.push((c, b.point_value(p, Color::Black), p));
         }
     });
@@ -290,5 +290,5 @@ fn more_fours_than_the_buffer_still_come_best_first() {
     let mut got = [Pos::NONE; 64];
     assert_eq!(fours_of(&mut b, Color::Black, &mut got), n);
     assert_eq!(got, expected);
-    assert_eq!(b.class(got[0], Color::Black), crate::eval::C_OPEN_FOUR);
+    assert_eq!(b.class(got[0], Color::Black), Class::OpenFour);
 }
