@@ -40,23 +40,42 @@ pub const SLOTS: usize = 2 * HALF;
 /// Number of distinct codes.
 pub const CODES: usize = 1 << (2 * SLOTS);
 
-/// Line pattern classes, ordered by strength (used with `max`).
-pub type Pat = u8;
-pub const NONE: Pat = 0;
-pub const B1: Pat = 1;
-pub const F1: Pat = 2;
-pub const B2: Pat = 3;
-pub const F2: Pat = 4;
-pub const B3: Pat = 5;
-pub const F3: Pat = 6;
-pub const B4: Pat = 7;
-pub const F4: Pat = 8;
-pub const F5: Pat = 9;
+/// A line pattern: what a stone on a point makes along one line, ordered by strength (used
+/// with `max`). Kept as the nibble that table bytes and packed keys store it in.
+#[repr(transparent)]
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Pat(u8);
+
+impl Pat {
+    /// The pattern in the low four bits of `bits` (a table byte's or a packed key's nibble;
+    /// values from `PAT_COUNT` up name no pattern and occur only in unused keys).
+    #[inline]
+    pub const fn from_nibble(bits: u8) -> Pat {
+        Pat(bits & 0xF)
+    }
+
+    /// The pattern's number, `0..PAT_COUNT` for real patterns: an index into weight tables.
+    #[inline]
+    pub const fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+pub const NONE: Pat = Pat(0);
+pub const B1: Pat = Pat(1);
+pub const F1: Pat = Pat(2);
+pub const B2: Pat = Pat(3);
+pub const F2: Pat = Pat(4);
+pub const B3: Pat = Pat(5);
+pub const F3: Pat = Pat(6);
+pub const B4: Pat = Pat(7);
+pub const F4: Pat = Pat(8);
+pub const F5: Pat = Pat(9);
 /// A non-winning overline (exact-five rules): kept apart so renju can forbid it.
-pub const OL: Pat = 10;
+pub const OL: Pat = Pat(10);
 /// Two fours in one line that are not one straight four (`x.xxx.x` with the centre inside):
 /// as strong as an open four in gomoku, a forbidden double four for black in renju.
-pub const D4: Pat = 11;
+pub const D4: Pat = Pat(11);
 /// Number of pattern classes (fits in a nibble).
 pub const PAT_COUNT: usize = 12;
 
@@ -160,7 +179,7 @@ fn build(rule: LineRule, color: Color) -> Box<[u8]> {
     }
     for m in memo.iter_mut() {
         if *m == u8::MAX {
-            *m = NONE;
+            *m = NONE.0;
         }
     }
     memo
@@ -187,7 +206,7 @@ fn decode(code: u32, own: u8) -> [u8; SLOTS + 1] {
 fn classify(code: u32, own: u8, rule: LineRule, memo: &mut [u8]) -> Pat {
     let cached = memo[code as usize];
     if cached != u8::MAX {
-        return cached;
+        return Pat(cached);
     }
     let line = decode(code, own);
     let (len, ends) = run_through_centre(&line, own);
@@ -222,7 +241,7 @@ fn classify(code: u32, own: u8, rule: LineRule, memo: &mut [u8]) -> Pat {
             _ => D4,
         }
     };
-    memo[code as usize] = pat;
+    memo[code as usize] = pat.0;
     pat
 }
 
@@ -320,11 +339,13 @@ mod tests {
     /// Black's pattern (the low nibble of the paired table, as the board reads it).
     fn pat(rule: FiveRule, text: &str) -> Pat {
         let five = LineRule::Five(rule);
-        pair_table(five, five)[window_index(code_of(text), reach(five, five))] & 0xF
+        Pat::from_nibble(pair_table(five, five)[window_index(code_of(text), reach(five, five))])
     }
 
     fn renju(text: &str) -> Pat {
-        pair_table(LineRule::RenjuBlack, LineRule::Five(FiveRule::Long))[code_of(text) as usize] & 0xF
+        Pat::from_nibble(
+            pair_table(LineRule::RenjuBlack, LineRule::Five(FiveRule::Long))[code_of(text) as usize],
+        )
     }
 
     #[test]

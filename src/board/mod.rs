@@ -1,6 +1,10 @@
 //! The board: stones on a padded grid, make/undo, Zobrist key, and the per-point line patterns
 //! that evaluation and move ordering read, all kept up to date incrementally.
 //!
+//! The board also keeps the evaluation's sums — each side's point values and the net's
+//! first-layer sums over the empty points, read from the tables of `crate::eval` below it — as
+//! Stockfish's position keeps its accumulators; `evaluate` reads them.
+//!
 //! Cells live on a grid padded with `PAD` wall cells on every side (the right padding of one
 //! row doubles as the left padding of the next), so a walk of up to five steps from any board
 //! point in any direction stays inside the array and meets walls instead of needing bounds

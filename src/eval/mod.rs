@@ -89,7 +89,7 @@ pub fn point_tables(renju_black: bool) -> &'static PointTables {
 
 /// Splits a packed key into its four direction patterns.
 pub fn unpack(key: PatKey) -> [Pat; 4] {
-    [0, 1, 2, 3].map(|d| ((key >> (4 * d)) & 0xF) as Pat)
+    [0, 1, 2, 3].map(|d| Pat::from_nibble((key >> (4 * d)) as u8))
 }
 
 fn build_point_tables(renju_black: bool) -> PointTables {
@@ -99,7 +99,7 @@ fn build_point_tables(renju_black: bool) -> PointTables {
     for (key, e) in entries.iter_mut().enumerate() {
         e.shape = net::NO_SHAPE;
         let pats = unpack(key as PatKey);
-        if pats.iter().any(|&p| p as usize >= PAT_COUNT) {
+        if pats.iter().any(|&p| p.index() >= PAT_COUNT) {
             continue;
         }
         let f = if renju_black { renju_forbid(&pats) } else { Forbid::Legal };
@@ -112,10 +112,10 @@ fn build_point_tables(renju_black: bool) -> PointTables {
         let m = combo(&pats, c) as usize;
         let s = shape(&pats);
         e.shape = s as u16;
-        let lines: i32 = pats.iter().map(|&p| params::PATTERN_VALUE[p as usize]).sum();
+        let lines: i32 = pats.iter().map(|&p| params::PATTERN_VALUE[p.index()]).sum();
         let value =
             lines + params::CLASS_BONUS[c as usize] + params::COMBO_BONUS[m] + params::SHAPE_VALUE[s] as i32;
-        let lines: i32 = pats.iter().map(|&p| params::OPPONENT_PATTERN_VALUE[p as usize]).sum();
+        let lines: i32 = pats.iter().map(|&p| params::OPPONENT_PATTERN_VALUE[p.index()]).sum();
         let threat = lines
             + params::OPPONENT_CLASS_BONUS[c as usize]
             + params::OPPONENT_COMBO_BONUS[m]
@@ -134,7 +134,7 @@ pub const SHAPE_COUNT: usize = binomial(PAT_COUNT + 3, 4);
 /// `{a+3, b+2, c+1, d}`). The linear value above cannot tell, say, an open three beside two
 /// open twos from one beside a closed three and a one; a correction per shape can.
 pub fn shape(pats: &[Pat; 4]) -> usize {
-    let mut s = pats.map(|p| p as usize);
+    let mut s = pats.map(Pat::index);
     s.sort_unstable_by(|a, b| b.cmp(a));
     binomial(s[0] + 3, 4) + binomial(s[1] + 2, 3) + binomial(s[2] + 1, 2) + s[3]
 }
@@ -259,7 +259,7 @@ mod tests {
     use crate::pattern::*;
 
     fn key(p: [Pat; 4]) -> PatKey {
-        (p[0] as PatKey) | (p[1] as PatKey) << 4 | (p[2] as PatKey) << 8 | (p[3] as PatKey) << 12
+        (0..4).fold(0, |key, d| key | (p[d].index() as PatKey) << (4 * d))
     }
 
     #[test]
@@ -313,7 +313,7 @@ mod tests {
         let pats = [F2, F2, NONE, NONE];
         assert_eq!(
             t.get(key(pats)).value as i32,
-            2 * params::PATTERN_VALUE[F2 as usize]
+            2 * params::PATTERN_VALUE[F2.index()]
                 + params::COMBO_BONUS[Combo::TwoTwo as usize]
                 + params::SHAPE_VALUE[shape(&pats)] as i32
         );
@@ -324,7 +324,7 @@ mod tests {
         let mut seen = vec![false; SHAPE_COUNT];
         for key in 0..=PatKey::MAX {
             let pats = unpack(key);
-            if pats.iter().any(|&p| p as usize >= PAT_COUNT) {
+            if pats.iter().any(|&p| p.index() >= PAT_COUNT) {
                 continue;
             }
             let s = shape(&pats);

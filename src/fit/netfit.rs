@@ -260,7 +260,7 @@ fn folded_rows(net: &Net) -> Vec<[f64; NET_HIDDEN]> {
     let mut done = vec![false; SHAPE_COUNT];
     for key in 0..=u16::MAX {
         let pats = unpack(key);
-        if pats.iter().any(|&q| q as usize >= PAT_COUNT) || std::mem::replace(&mut done[shape(&pats)], true) {
+        if pats.iter().any(|&q| q.index() >= PAT_COUNT) || std::mem::replace(&mut done[shape(&pats)], true) {
             continue;
         }
         for role in 0..2 {
@@ -321,8 +321,8 @@ mod tests {
         let own = shape_inputs(&pats, 0);
         let opp = shape_inputs(&pats, 1);
         assert_eq!(own.len(), 7);
-        assert!(own.contains(&(F3 as usize)) && own.contains(&(B1 as usize)));
-        assert_eq!(own.iter().filter(|&&i| i == NONE as usize).count(), 2);
+        assert!(own.contains(&F3.index()) && own.contains(&B1.index()));
+        assert_eq!(own.iter().filter(|&&i| i == NONE.index()).count(), 2);
         assert!(opp.iter().all(|&i| (SIDE..2 * SIDE).contains(&i) || i >= PARAMS + SHAPE_COUNT));
         assert_eq!(*own.last().unwrap(), PARAMS + shape(&pats));
     }

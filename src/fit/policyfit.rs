@@ -1,4 +1,4 @@
-//! Fitting the move-ordering scores of `policy.rs` to strong players' choices
+//! Fitting the move-ordering scores of `search/policy.rs` to strong players' choices
 //! (`pbrain-gorin tune-policy GAMES.jsonl [epochs]`).
 //!
 //! Over the candidates of a position, the ordering score (see `policy::score`) is a softmax
@@ -159,7 +159,7 @@ fn collect(size: usize, moves: &[(i64, i64)], out: &mut Vec<Position>) {
 fn candidate(b: &Board, p: Pos, recent: &Recent) -> Cand {
     let us = b.side_to_move();
     let (po, pt) = (b.patterns(p, us), b.patterns(p, us.opp()));
-    let pairs = [0, 1, 2, 3].map(|d| (po[d] as usize * PAT_COUNT + pt[d] as usize) as u8);
+    let pairs = [0, 1, 2, 3].map(|d| (po[d].index() * PAT_COUNT + pt[d].index()) as u8);
     let classes = (b.class(p, us) as usize * CLASS_COUNT + b.class(p, us.opp()) as usize) as u8;
     let (x, y) = b.xy(p);
     Cand {
@@ -180,7 +180,7 @@ fn start() -> Vec<f64> {
     let t = point_tables(false);
     for key in 0..=u16::MAX {
         let pats = crate::eval::unpack(key);
-        if pats.iter().any(|&x| x as usize >= PAT_COUNT) {
+        if pats.iter().any(|&x| x.index() >= PAT_COUNT) {
             continue;
         }
         let s = shape(&pats);

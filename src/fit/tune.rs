@@ -20,7 +20,7 @@
 
 use crate::board::Board;
 use crate::eval::{combo, params, shape, Class, Forbid, CLASS_COUNT, COMBO_COUNT, SHAPE_COUNT};
-use crate::pattern::{Pat, B2, PAT_COUNT};
+use crate::pattern::{Pat, B2, NONE, PAT_COUNT};
 use crate::search::threat::{Solver, ThreatCache};
 use crate::types::{Color, Rule};
 use anyhow::{bail, Context, Result};
@@ -208,7 +208,7 @@ fn quiet(b: &mut Board, cache: &mut ThreatCache) -> bool {
 /// line patterns, its class and its combination; `netfit` reads the same for its inputs.
 pub(super) fn point_features(pats: &[Pat; 4], class: Class, side: usize) -> [usize; 6] {
     let base = side * SIDE;
-    let p = |d: usize| base + pats[d] as usize;
+    let p = |d: usize| base + pats[d].index();
     [p(0), p(1), p(2), p(3), base + PAT_COUNT + class as usize, base + COMBOS + combo(pats, class) as usize]
 }
 
@@ -314,7 +314,7 @@ pub(super) fn fixed(i: usize) -> bool {
 /// The strongest pattern of shape `k`: shapes are ranked by their strongest pattern first,
 /// so it is the last pattern whose lone shape does not rank above `k`.
 fn shape_best(k: usize) -> Pat {
-    (0..PAT_COUNT as Pat).rfind(|&p| shape(&[p, 0, 0, 0]) <= k).unwrap_or(0)
+    (0..PAT_COUNT as u8).map(Pat::from_nibble).rfind(|&p| shape(&[p, NONE, NONE, NONE]) <= k).unwrap_or(NONE)
 }
 
 /// Adam on the log loss; NONE patterns keep weight 0 (they are the baseline).
