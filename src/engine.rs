@@ -1,16 +1,17 @@
 //! The session: board, rule and limits; turns commands into searches and replies.
 //!
-//! Runs on its own thread and is the only writer of stdout. Stop and quit requests reach a
-//! running search through `Signals`, which the reader thread sets.
+//! Runs on its own thread and hands every reply line to the one writer of stdout that it was
+//! given. Stop and quit requests reach a running search through `Signals`, which the reader
+//! thread sets.
 
 use crate::board::{Board, Color, Pos, MAX_SIZE, MIN_SIZE};
-use crate::protocol::io::{Envelope, Output};
-use crate::protocol::{parse_int, Command, Coord, Setup};
+use crate::protocol::{parse_int, printable};
 use crate::rules::Rule;
 use crate::search::smp::THREAD_MEMORY;
 use crate::search::time::{self, Limits as TimeLimits};
 use crate::search::tt::Tt;
 use crate::search::{Iteration, Limits, Outcome, Searcher, MAX_DEPTH, WIN};
+use command::{BoardBody, Command, Coord, Envelope};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{mpsc, Arc};
@@ -84,8 +85,11 @@ impl Default for Settings {
     }
 }
 
+/// Where the engine's reply lines go, one at a time (the writer flushes each).
+pub type Replies = Box<dyn FnMut(&str) + Send>;
+
 pub struct Engine {
-    out: Output,
+    out: Replies,
     signals: Arc<Signals>,
     board: Board,
     rule: Rule,
@@ -109,7 +113,7 @@ pub enum Flow {
 }
 
 impl Engine {
-    pub fn new(out: Output, signals: Arc<Signals>) -> Engine {
+    pub fn new(out: Replies, signals: Arc<Signals>) -> Engine {
         Engine {
             out,
             signals,
@@ -124,8 +128,14 @@ impl Engine {
         }
     }
 
-    /// Serves commands until END, or until the channel closes after end of input.
-    pub fn run(mut self, rx: mpsc::Receiver<Envelope>) {
+    /// Hands one reply line to the writer.
+    fn say(&mut self, line: &str) {
+        (self.out)(line)
+    }
+
+    /// Answers queued commands in order until END, or until the queue closes after end of
+    /// input.
+    pub fn answer_all(mut self, rx: mpsc::Receiver<Envelope>) {
         while let Ok(env) = rx.recv() {
             let Some(cmd) = env.cmd else { return };
             // After END the answers a script is waiting for still come, in order, but no new
@@ -170,7 +180,7 @@ impl Engine {
                     Ok(flow) => flow,
                     Err(_) => {
                         self.board = snapshot;
-                        self.out.line("ERROR internal error");
+                        self.say("ERROR internal error");
                         Flow::Continue
                     }
                 }
@@ -184,7 +194,7 @@ impl Engine {
             Command::Start { width, height } => self.start(width, height),
             Command::Restart => {
                 self.new_game(self.board.width(), self.board.height());
-                self.out.line("OK");
+                self.say("OK");
             }
             Command::Begin => self.reply_move(seq, arrived, safe),
             Command::Turn(c) => match self.point(c) {
@@ -192,32 +202,32 @@ impl Engine {
                     self.board.make(p);
                     self.reply_move(seq, arrived, safe);
                 }
-                Err(e) => self.out.line(&format!("ERROR TURN {}: {e}", show(c))),
+                Err(e) => self.say(&format!("ERROR TURN {}: {e}", show(c))),
             },
             Command::Play(c) => match self.point(c) {
                 Ok(p) => {
                     self.board.make(p);
-                    self.out.line(&format!("{},{}", c.x, c.y));
+                    self.say(&format!("{},{}", c.x, c.y));
                 }
-                Err(e) => self.out.line(&format!("ERROR PLAY {}: {e}", show(c))),
+                Err(e) => self.say(&format!("ERROR PLAY {}: {e}", show(c))),
             },
             Command::Takeback(c) => match self.board.pos(c.x, c.y) {
-                Some(p) if self.board.take_back(p) => self.out.line("OK"),
-                Some(_) => self.out.line(&format!("ERROR TAKEBACK {}: no stone there", show(c))),
-                None => self.out.line(&format!("ERROR TAKEBACK {}: off the board", show(c))),
+                Some(p) if self.board.take_back(p) => self.say("OK"),
+                Some(_) => self.say(&format!("ERROR TAKEBACK {}: no stone there", show(c))),
+                None => self.say(&format!("ERROR TAKEBACK {}: off the board", show(c))),
             },
-            Command::Board(setup) => match self.setup(&setup) {
+            Command::Board(body) => match self.set_position(&body) {
                 Ok(()) => self.reply_move(seq, arrived, safe),
-                Err(e) => self.out.line(&format!("ERROR {e}")),
+                Err(e) => self.say(&format!("ERROR {e}")),
             },
-            Command::YxBoard(setup) => {
-                if let Err(e) = self.setup(&setup) {
+            Command::YxBoard(body) => {
+                if let Err(e) = self.set_position(&body) {
                     self.notes.push(e);
                 }
             }
             Command::Info { key, value } => self.info(&key, &value),
             Command::End => return Flow::Quit,
-            Command::About => self.out.line(&about()),
+            Command::About => self.say(&about()),
             Command::Stop => {}
             Command::ShowForbid => {
                 let b = &mut self.board;
@@ -229,19 +239,19 @@ impl Engine {
                         format!("{x:02}{y:02}")
                     })
                     .collect();
-                self.out.line(&format!("FORBID {points}."));
+                self.say(&format!("FORBID {points}."));
             }
-            Command::Swap2(setup) => self.swap2(&setup, seq, arrived),
+            Command::Swap2(body) => self.swap2(&body, seq, arrived),
             Command::HashClear => self.tt = None,
             Command::NBest(n) => self.nbest(n as usize, seq, arrived),
             Command::ShowInfo => {
-                self.out.line(&format!("MESSAGE INFO MAX_THREAD_NUM {}", max_threads()));
-                self.out.line(&format!("MESSAGE INFO MAX_HASH_SIZE {}", self.hash_bytes() / 1024));
+                self.say(&format!("MESSAGE INFO MAX_THREAD_NUM {}", max_threads()));
+                self.say(&format!("MESSAGE INFO MAX_HASH_SIZE {}", self.hash_bytes() / 1024));
             }
             Command::BalanceOne(bias) => self.balance(1, bias as i32, seq, arrived),
             Command::BalanceTwo(bias) => self.balance(2, bias as i32, seq, arrived),
-            Command::Malformed(why) => self.out.line(&format!("ERROR {why}")),
-            Command::Unknown(why) => self.out.line(&format!("UNKNOWN {why}")),
+            Command::Malformed(why) => self.say(&format!("ERROR {why}")),
+            Command::Unknown(why) => self.say(&format!("UNKNOWN {why}")),
         }
         Flow::Continue
     }
@@ -250,9 +260,9 @@ impl Engine {
         let ok = |n: i64| (MIN_SIZE as i64..=MAX_SIZE as i64).contains(&n);
         if ok(width) && ok(height) {
             self.new_game(width as usize, height as usize);
-            self.out.line("OK");
+            self.say("OK");
         } else {
-            self.out.line(&format!(
+            self.say(&format!(
                 "ERROR unsupported board size {width}x{height} (sizes {MIN_SIZE} to {MAX_SIZE})"
             ));
         }
@@ -279,11 +289,11 @@ impl Engine {
     }
 
     /// Sets the position of a `BOARD` body; on any problem the board stays as it was.
-    fn setup(&mut self, setup: &Setup) -> Result<(), String> {
-        if let Some(e) = &setup.error {
+    fn set_position(&mut self, body: &BoardBody) -> Result<(), String> {
+        if let Some(e) = &body.error {
             return Err(e.clone());
         }
-        let stones: Vec<_> = setup.stones.iter().filter(|s| s.field != 3).collect();
+        let stones: Vec<_> = body.stones.iter().filter(|s| s.field != 3).collect();
         let own = stones.iter().filter(|s| s.field == 1).count();
         let opp = stones.len() - own;
         // Black has as many stones as white or one more; with equal counts we are black.
@@ -306,7 +316,7 @@ impl Engine {
 
     fn info(&mut self, key: &str, value: &str) {
         let number = || parse_int(value);
-        let shown = crate::protocol::printable(value);
+        let shown = printable(value);
         let mut bad = |what: &str| self.notes.push(format!("INFO {key} {shown}: {what}, ignored"));
         match key {
             "timeout_turn" => match number() {
@@ -415,10 +425,10 @@ impl Engine {
     /// Chooses, plays and prints our move; prints `ERROR` if the board is full.
     fn reply_move(&mut self, seq: u64, arrived: Instant, safe: bool) {
         for note in std::mem::take(&mut self.notes) {
-            self.out.line(&format!("MESSAGE {note}"));
+            self.say(&format!("MESSAGE {note}"));
         }
         let Some(p) = self.choose(seq, arrived, safe) else {
-            self.out.line("ERROR the board is full");
+            self.say("ERROR the board is full");
             return;
         };
         if self.signals.quitting() {
@@ -426,7 +436,7 @@ impl Engine {
         }
         let (x, y) = self.board.xy(p);
         self.board.make(p);
-        self.out.line(&format!("{x},{y}"));
+        self.say(&format!("{x},{y}"));
         self.moved = true;
     }
 
@@ -497,7 +507,7 @@ impl Engine {
         let out = &mut self.out;
         searcher.run(board, |it| {
             if job.report {
-                out.line(&iteration_message(&names, it))
+                out(&iteration_message(&names, it))
             }
         })
     }
@@ -612,5 +622,6 @@ pub fn about() -> String {
 }
 
 mod analysis;
+pub mod command;
 #[cfg(test)]
 mod tests;

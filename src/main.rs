@@ -13,7 +13,7 @@ fn main() -> ExitCode {
         None => {
             // The brain's panics go to the log only; the offline commands keep Rust's report.
             std::panic::set_hook(Box::new(|info| log::error!("{info}")));
-            gorin::protocol::io::serve();
+            gorin::app::serve();
             ExitCode::SUCCESS
         }
         Some("bench") => finish("bench", gorin::bench::run(&args[1..])),

@@ -4,9 +4,9 @@
 //! Every judgement is a search score for the side to move of the candidate position, so the
 //! same machinery answers "which opening is balanced" and "should I swap".
 
+use super::command::BoardBody;
 use super::{Engine, Job};
 use crate::board::{Board, Color, Pos, MAX_CELLS};
-use crate::protocol::Setup;
 use crate::search::movepick::generate;
 use crate::search::{time, Outcome};
 use std::time::{Duration, Instant};
@@ -75,27 +75,26 @@ impl Engine {
     }
 
     /// `SWAP2BOARD`: 0 stones → propose three; 3 → SWAP, one move or two; 5 → SWAP or a move.
-    pub(super) fn swap2(&mut self, setup: &Setup, seq: u64, arrived: Instant) {
-        if let Some(e) = &setup.error {
-            self.out.line(&format!("ERROR {e}"));
+    pub(super) fn swap2(&mut self, body: &BoardBody, seq: u64, arrived: Instant) {
+        if let Some(e) = &body.error {
+            self.say(&format!("ERROR {e}"));
             return;
         }
         let mut board = Board::new(self.board.width(), self.board.height(), self.rule);
-        for (i, s) in setup.stones.iter().enumerate() {
+        for (i, s) in body.stones.iter().enumerate() {
             let Some(p) = board.pos(s.at.x, s.at.y).filter(|&p| board.is_empty(p)) else {
-                self.out
-                    .line(&format!("ERROR swap2 stone {},{} is off the board or repeated", s.at.x, s.at.y));
+                self.say(&format!("ERROR swap2 stone {},{} is off the board or repeated", s.at.x, s.at.y));
                 return;
             };
             board.place(p, if i % 2 == 0 { Color::Black } else { Color::White });
         }
         let total = self.command_budget().saturating_sub(arrived.elapsed());
-        let reply = match setup.stones.len() {
+        let reply = match body.stones.len() {
             0 => self.swap2_propose(&mut board, total, seq),
             3 => self.swap2_respond(&mut board, total, seq),
             5 => self.swap2_choose(&mut board, total, seq),
             n => {
-                self.out.line(&format!("ERROR SWAP2BOARD takes 0, 3 or 5 stones, not {n}"));
+                self.say(&format!("ERROR SWAP2BOARD takes 0, 3 or 5 stones, not {n}"));
                 return;
             }
         };
@@ -103,7 +102,7 @@ impl Engine {
             return;
         }
         self.board = board;
-        self.out.line(&reply);
+        self.say(&reply);
     }
 
     /// Three stones (black, white, black) near the centre whose position, white to move, the
@@ -201,20 +200,20 @@ impl Engine {
     /// MESSAGE per move found, then the best move is played and printed.
     pub(super) fn nbest(&mut self, n: usize, seq: u64, arrived: Instant) {
         if self.board.is_full() {
-            self.out.line("ERROR the board is full");
+            self.say("ERROR the board is full");
             return;
         }
         if self.board.stone_count() == 0 {
             // Like BEGIN: the centre, without a search.
             let centre = Self::top_moves(&mut self.board.clone(), 1)[0];
-            self.out.line(&format!(
+            self.say(&format!(
                 "MESSAGE nbest 1 {} ev 0 depth 0 pv {}",
                 self.board.pos_name(centre),
                 self.board.pos_name(centre)
             ));
             self.board.make(centre);
             let text = self.name(centre);
-            self.out.line(&text);
+            self.say(&text);
             return;
         }
         let total = self.command_budget().saturating_sub(arrived.elapsed());
@@ -227,7 +226,7 @@ impl Engine {
                 break;
             }
             let pv: Vec<String> = o.pv.iter().map(|&p| board.pos_name(p)).collect();
-            self.out.line(&format!(
+            self.say(&format!(
                 "MESSAGE nbest {rank} {} ev {} depth {} pv {}",
                 board.pos_name(o.best),
                 o.score,
@@ -240,12 +239,12 @@ impl Engine {
             }
         }
         let Some(&best) = found.first() else {
-            self.out.line("ERROR no move found");
+            self.say("ERROR no move found");
             return;
         };
         self.board.make(best);
         let text = self.name(best);
-        self.out.line(&text);
+        self.say(&text);
     }
 
     /// `YXBALANCEONE b` (one move) / `YXBALANCETWO b` (ours and the opponent's): moves after
@@ -253,7 +252,7 @@ impl Engine {
     /// allow. The moves are played and printed.
     pub(super) fn balance(&mut self, count: usize, bias: i32, seq: u64, arrived: Instant) {
         if self.board.stone_count() + count > self.board.width() * self.board.height() {
-            self.out.line("ERROR not enough empty points");
+            self.say("ERROR not enough empty points");
             return;
         }
         let total = self.command_budget().saturating_sub(arrived.elapsed());
@@ -278,13 +277,13 @@ impl Engine {
             self.balanced_pair(&board, bias, each, seq).map(|(a, b)| vec![a, b]).unwrap_or_default()
         };
         if moves.is_empty() {
-            self.out.line("ERROR no move found");
+            self.say("ERROR no move found");
             return;
         }
         for &p in &moves {
             self.board.make(p);
         }
         let text: Vec<String> = moves.iter().map(|&p| self.name(p)).collect();
-        self.out.line(&text.join(" "));
+        self.say(&text.join(" "));
     }
 }

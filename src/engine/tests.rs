@@ -1,17 +1,18 @@
 use super::*;
 use std::sync::Mutex;
 
-/// A sink the test can read back.
+/// Reply lines the test can read back.
 #[derive(Clone, Default)]
 struct Captured(Arc<Mutex<Vec<u8>>>);
 
-impl std::io::Write for Captured {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        self.0.lock().unwrap().extend_from_slice(buf);
-        Ok(buf.len())
-    }
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
+impl Captured {
+    fn replies(&self) -> Replies {
+        let sink = self.clone();
+        Box::new(move |line: &str| {
+            let mut bytes = sink.0.lock().unwrap();
+            bytes.extend_from_slice(line.as_bytes());
+            bytes.push(b'\n');
+        })
     }
 }
 
@@ -25,7 +26,7 @@ struct Session {
 impl Session {
     fn new() -> Session {
         let sink = Captured::default();
-        let engine = Engine::new(Output::new(Box::new(sink.clone())), Arc::new(Signals::default()));
+        let engine = Engine::new(sink.replies(), Arc::new(Signals::default()));
         let mut s = Session { engine, sink, parser: crate::protocol::Parser::new(), seq: 0 };
         s.send("INFO timeout_turn 300");
         s.send("INFO max_memory 33554432");

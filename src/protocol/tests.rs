@@ -105,7 +105,7 @@ fn board_body_collects_stones() {
         Stone { at: c(8, 8), field: 2 },
         Stone { at: c(9, 9), field: 3 },
     ];
-    assert_eq!(cmd, Command::Board(Setup { stones, error: None }));
+    assert_eq!(cmd, Command::Board(BoardBody { stones, error: None }));
     assert!(!p.in_body());
     assert_eq!(p.feed("BEGIN"), [Command::Begin]);
 }
