@@ -5,7 +5,7 @@
 //! also set shared flags the search polls (see `Signals`). The engine thread is the only
 //! writer of stdout.
 
-use crate::engine::command::{Command, Envelope};
+use crate::engine::command::{Command, Envelope, Reply};
 use crate::engine::{Engine, Signals};
 use crate::protocol::lines::LineSplitter;
 use crate::protocol::Parser;
@@ -44,7 +44,8 @@ pub fn serve() {
         .stack_size(16 << 20)
         .spawn(move || {
             let mut out = Output::stdout();
-            Engine::new(Box::new(move |line: &str| out.line(line)), engine_signals).answer_all(rx)
+            Engine::new(Box::new(move |reply: Reply| out.line(&reply.to_string())), engine_signals)
+                .answer_all(rx)
         })
         .expect("spawn the engine thread");
 

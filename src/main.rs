@@ -23,7 +23,7 @@ fn main() -> ExitCode {
         Some("tune-policy") => finish("tune-policy", gorin::eval::policyfit::run(&args[1..])),
         Some("tune-rank") => finish("tune-rank", gorin::eval::rankfit::run(&args[1..])),
         Some("--version" | "-V") => {
-            println!("{} {}", gorin::engine::NAME, gorin::engine::VERSION);
+            println!("{} {}", gorin::protocol::reply::NAME, gorin::protocol::reply::VERSION);
             ExitCode::SUCCESS
         }
         Some(other) => {

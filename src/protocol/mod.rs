@@ -1,10 +1,13 @@
-//! The Gomocup brain protocol's front end: lines in, the engine's typed commands out.
+//! The Gomocup brain protocol's front end: lines in, the engine's typed commands out;
+//! its typed replies out as lines (`reply`).
 //!
 //! The parser is pure (lines in, commands out) so every branch is unit-tested without a
 //! process; it never names the engine itself, only its command types. Multi-line commands (`BOARD` ... `DONE`) are gathered by the parser's small state
 //! machine and come out as one command; a command line before `DONE` breaks such a body off.
 
+pub mod info;
 pub mod lines;
+pub mod reply;
 
 use crate::engine::command::{BoardBody, Command, Coord, Stone};
 
@@ -134,7 +137,7 @@ fn dispatch(word: &str, rest: &str) -> Option<Line> {
                 Some((k, v)) => (k, v.trim()),
                 None => (rest, ""),
             };
-            Command::Info { key: key.to_ascii_lowercase(), value: value.to_string() }
+            Command::Info(info::read(&key.to_ascii_lowercase(), value))
         }
         "END" => Command::End,
         "ABOUT" => Command::About,
