@@ -1,24 +1,24 @@
 //! The session: board, rule and limits; turns commands into searches and replies.
 //!
-//! Runs on its own thread and is the only writer of stdout. Stop and quit requests reach a
-//! running search through `Signals`, which the reader thread sets.
+//! Runs on its own thread and hands every reply, as a type, to the one writer of stdout that
+//! it was given. Stop and quit requests reach a running search through `Signals`, which the reader
+//! thread sets.
 
 use crate::board::{Board, MAX_SIZE, MIN_SIZE};
-use crate::protocol::io::{Envelope, Output};
-use crate::protocol::{parse_int, Command, Coord, Setup};
 use crate::rules::renju::ForbiddenPoints;
 use crate::search::smp::THREAD_MEMORY;
 use crate::search::time::{self, TimeControl};
 use crate::search::tt::Tt;
 use crate::search::{Iteration, Limits, SearchResult, Searcher, MAX_DEPTH, WIN};
 use crate::types::{Color, Pos, Rule};
+use command::{
+    BoardBody, BodyFault, Command, Coord, Envelope, Info, Message, Note, PointCommand, PointFault, Progress,
+    Refusal, Reply, Score, Setting,
+};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{mpsc, Arc};
 use std::time::{Duration, Instant};
-
-pub const NAME: &str = "gorin";
-pub const VERSION: &str = env!("CARGO_PKG_VERSION");
 
 /// Memory budget when the manager sets none (`max_memory 0`), as Gomocup measures it.
 pub const DEFAULT_MEMORY: u64 = 350 << 20;
@@ -85,15 +85,18 @@ impl Default for Settings {
     }
 }
 
+/// Where the engine's replies go, one at a time, in order.
+pub type Replies = Box<dyn FnMut(Reply) + Send>;
+
 pub struct Engine {
-    out: Output,
+    out: Replies,
     signals: Arc<Signals>,
     board: Board,
     rule: Rule,
     settings: Settings,
     tt: Option<Tt>,
     /// Notes for the user (bad INFO values), sent as MESSAGE before the next move.
-    notes: Vec<String>,
+    notes: Vec<Note>,
     /// Our own thinking time this game, for a match limit without `time_left`.
     used_ms: i64,
     /// Varies weaker levels' choices from game to game.
@@ -110,7 +113,7 @@ pub enum Flow {
 }
 
 impl Engine {
-    pub fn new(out: Output, signals: Arc<Signals>) -> Engine {
+    pub fn new(out: Replies, signals: Arc<Signals>) -> Engine {
         Engine {
             out,
             signals,
@@ -125,8 +128,20 @@ impl Engine {
         }
     }
 
-    /// Serves commands until END, or until the channel closes after end of input.
-    pub fn run(mut self, rx: mpsc::Receiver<Envelope>) {
+    /// Hands one reply to the writer.
+    fn say(&mut self, reply: Reply) {
+        (self.out)(reply)
+    }
+
+    /// A board point as the protocol names it.
+    fn coord(&self, p: Pos) -> Coord {
+        let (x, y) = self.board.xy(p);
+        Coord { x: x as i64, y: y as i64 }
+    }
+
+    /// Answers queued commands in order until END, or until the queue closes after end of
+    /// input.
+    pub fn answer_all(mut self, rx: mpsc::Receiver<Envelope>) {
         while let Ok(env) = rx.recv() {
             let Some(cmd) = env.cmd else { return };
             // After END the answers a script is waiting for still come, in order, but no new
@@ -171,7 +186,7 @@ impl Engine {
                     Ok(flow) => flow,
                     Err(_) => {
                         self.board = snapshot;
-                        self.out.line("ERROR internal error");
+                        self.say(Reply::Error(Refusal::Internal));
                         Flow::Continue
                     }
                 }
@@ -185,7 +200,7 @@ impl Engine {
             Command::Start { width, height } => self.start(width, height),
             Command::Restart => {
                 self.new_game(self.board.width(), self.board.height());
-                self.out.line("OK");
+                self.say(Reply::Ok);
             }
             Command::Begin => self.reply_move(seq, arrived, safe),
             Command::Turn(c) => match self.point(c) {
@@ -193,56 +208,51 @@ impl Engine {
                     self.board.make(p);
                     self.reply_move(seq, arrived, safe);
                 }
-                Err(e) => self.out.line(&format!("ERROR TURN {}: {e}", show(c))),
+                Err(fault) => self.refuse_point(PointCommand::Turn, c, fault),
             },
             Command::Play(c) => match self.point(c) {
                 Ok(p) => {
                     self.board.make(p);
-                    self.out.line(&format!("{},{}", c.x, c.y));
+                    self.say(Reply::Moves(vec![c]));
                 }
-                Err(e) => self.out.line(&format!("ERROR PLAY {}: {e}", show(c))),
+                Err(fault) => self.refuse_point(PointCommand::Play, c, fault),
             },
             Command::Takeback(c) => match self.board.pos(c.x, c.y) {
-                Some(p) if self.board.take_back(p) => self.out.line("OK"),
-                Some(_) => self.out.line(&format!("ERROR TAKEBACK {}: no stone there", show(c))),
-                None => self.out.line(&format!("ERROR TAKEBACK {}: off the board", show(c))),
+                Some(p) if self.board.take_back(p) => self.say(Reply::Ok),
+                Some(_) => self.refuse_point(PointCommand::Takeback, c, PointFault::NoStone),
+                None => self.refuse_point(PointCommand::Takeback, c, PointFault::OffBoard),
             },
-            Command::Board(setup) => match self.setup(&setup) {
+            Command::Board(body) => match self.set_position(&body) {
                 Ok(()) => self.reply_move(seq, arrived, safe),
-                Err(e) => self.out.line(&format!("ERROR {e}")),
+                Err(fault) => self.say(Reply::Error(Refusal::Body(fault))),
             },
-            Command::YxBoard(setup) => {
-                if let Err(e) = self.setup(&setup) {
-                    self.notes.push(e);
+            Command::YxBoard(body) => {
+                if let Err(fault) = self.set_position(&body) {
+                    self.notes.push(Note::Position(fault));
                 }
             }
-            Command::Info { key, value } => self.info(&key, &value),
+            Command::Info(Info::Set(setting)) => self.set(setting),
+            Command::Info(Info::Ignored) => {}
+            Command::Info(Info::Unusable(note)) => self.notes.push(Note::Info(note)),
             Command::End => return Flow::Quit,
-            Command::About => self.out.line(&about()),
+            Command::About => self.say(Reply::About),
             Command::Stop => {}
             Command::ShowForbid => {
-                let b = &mut self.board;
-                let points: String = b
-                    .forbidden_points()
-                    .into_iter()
-                    .map(|p| {
-                        let (x, y) = b.xy(p);
-                        format!("{x:02}{y:02}")
-                    })
-                    .collect();
-                self.out.line(&format!("FORBID {points}."));
+                let points = self.board.forbidden_points();
+                let points = points.into_iter().map(|p| self.coord(p)).collect();
+                self.say(Reply::Forbid(points));
             }
-            Command::Swap2(setup) => self.swap2(&setup, seq, arrived),
+            Command::Swap2(body) => self.swap2(&body, seq, arrived),
             Command::HashClear => self.tt = None,
             Command::NBest(n) => self.nbest(n as usize, seq, arrived),
             Command::ShowInfo => {
-                self.out.line(&format!("MESSAGE INFO MAX_THREAD_NUM {}", max_threads()));
-                self.out.line(&format!("MESSAGE INFO MAX_HASH_SIZE {}", self.hash_bytes() / 1024));
+                self.say(Reply::Message(Message::MaxThreads(max_threads())));
+                self.say(Reply::Message(Message::MaxHashKib(self.hash_bytes() / 1024)));
             }
             Command::BalanceOne(bias) => self.balance(1, bias as i32, seq, arrived),
             Command::BalanceTwo(bias) => self.balance(2, bias as i32, seq, arrived),
-            Command::Malformed(why) => self.out.line(&format!("ERROR {why}")),
-            Command::Unknown(why) => self.out.line(&format!("UNKNOWN {why}")),
+            Command::Malformed(why) => self.say(Reply::Error(Refusal::Malformed(why))),
+            Command::Unknown(why) => self.say(Reply::Unknown(why)),
         }
         Flow::Continue
     }
@@ -251,12 +261,14 @@ impl Engine {
         let ok = |n: i64| (MIN_SIZE as i64..=MAX_SIZE as i64).contains(&n);
         if ok(width) && ok(height) {
             self.new_game(width as usize, height as usize);
-            self.out.line("OK");
+            self.say(Reply::Ok);
         } else {
-            self.out.line(&format!(
-                "ERROR unsupported board size {width}x{height} (sizes {MIN_SIZE} to {MAX_SIZE})"
-            ));
+            self.say(Reply::Error(Refusal::BoardSize { width, height }));
         }
+    }
+
+    fn refuse_point(&mut self, command: PointCommand, at: Coord, fault: PointFault) {
+        self.say(Reply::Error(Refusal::Point { command, at, fault }));
     }
 
     fn new_game(&mut self, width: usize, height: usize) {
@@ -270,32 +282,30 @@ impl Engine {
     }
 
     /// Checks a point the manager sent: on the board and empty.
-    fn point(&self, c: Coord) -> Result<Pos, String> {
-        let p = self.board.pos(c.x, c.y).ok_or("off the board")?;
+    fn point(&self, c: Coord) -> Result<Pos, PointFault> {
+        let p = self.board.pos(c.x, c.y).ok_or(PointFault::OffBoard)?;
         if self.board.is_empty(p) {
             Ok(p)
         } else {
-            Err("occupied".to_string())
+            Err(PointFault::Occupied)
         }
     }
 
     /// Sets the position of a `BOARD` body; on any problem the board stays as it was.
-    fn setup(&mut self, setup: &Setup) -> Result<(), String> {
-        if let Some(e) = &setup.error {
-            return Err(e.clone());
+    fn set_position(&mut self, body: &BoardBody) -> Result<(), BodyFault> {
+        if let Some(e) = &body.error {
+            return Err(BodyFault::Malformed(e.clone()));
         }
-        let stones: Vec<_> = setup.stones.iter().filter(|s| s.field != 3).collect();
+        let stones: Vec<_> = body.stones.iter().filter(|s| s.field != 3).collect();
         let own = stones.iter().filter(|s| s.field == 1).count();
         let opp = stones.len() - own;
         // Black has as many stones as white or one more; with equal counts we are black.
         let own_color = if opp > own { Color::White } else { Color::Black };
         let mut board = Board::new(self.board.width(), self.board.height(), self.rule);
         for s in &stones {
-            let p = board
-                .pos(s.at.x, s.at.y)
-                .ok_or_else(|| format!("board stone {} is off the board", show(s.at)))?;
+            let p = board.pos(s.at.x, s.at.y).ok_or(BodyFault::OffBoard(s.at))?;
             if !board.is_empty(p) {
-                return Err(format!("board stone {} is given twice", show(s.at)));
+                return Err(BodyFault::Twice(s.at));
             }
             let color = if s.field == 1 { own_color } else { own_color.opp() };
             board.place(p, color);
@@ -305,80 +315,37 @@ impl Engine {
         Ok(())
     }
 
-    fn info(&mut self, key: &str, value: &str) {
-        let number = || parse_int(value);
-        let shown = crate::protocol::printable(value);
-        let mut bad = |what: &str| self.notes.push(format!("INFO {key} {shown}: {what}, ignored"));
-        match key {
-            "timeout_turn" => match number() {
-                Ok(v) if v >= 0 => self.settings.time.turn_ms = v,
-                _ => bad("needs a number >= 0"),
-            },
-            "timeout_match" => match number() {
-                Ok(v) if v >= 0 => self.settings.time.match_ms = v,
-                _ => bad("needs a number >= 0"),
-            },
-            "time_left" => match number() {
-                Ok(v) => self.settings.time.time_left_ms = Some(v),
-                _ => bad("needs a number"),
-            },
-            "max_memory" => match value.trim().parse::<u64>() {
-                Ok(v) => {
-                    self.settings.max_memory = v;
-                    if v != 0 && v < MEMORY_RESERVE + MIN_HASH {
-                        bad("too small to play within; using the smallest table");
-                    }
+    /// Applies an `INFO` setting, fitted to the engine's limits.
+    fn set(&mut self, setting: Setting) {
+        let settings = &mut self.settings;
+        match setting {
+            Setting::TurnMs(ms) => settings.time.turn_ms = ms,
+            Setting::MatchMs(ms) => settings.time.match_ms = ms,
+            Setting::TimeLeftMs(ms) => settings.time.time_left_ms = Some(ms),
+            Setting::MaxMemory(bytes) => {
+                settings.max_memory = bytes;
+                if bytes != 0 && bytes < MEMORY_RESERVE + MIN_HASH {
+                    self.notes.push(Note::MemoryTooSmall(bytes));
                 }
-                Err(_) => bad("needs a number of bytes"),
-            },
-            "hash_size" => match value.trim().parse::<u64>() {
-                Ok(v) => self.settings.hash_kib = (v > 0).then_some(v),
-                Err(_) => bad("needs a size in KiB"),
-            },
-            "rule" => match number().ok().and_then(Rule::from_info) {
-                Some(rule) => self.set_rule(rule),
-                None => bad("not a rule value"),
-            },
-            "max_depth" => match number() {
-                Ok(v) => {
-                    self.settings.max_depth = if v <= 0 { MAX_DEPTH } else { v.min(MAX_DEPTH as i64) as i32 }
+            }
+            Setting::HashKib(kib) => settings.hash_kib = kib,
+            Setting::Rule(rule) => self.set_rule(rule),
+            Setting::MaxDepth(v) => {
+                settings.max_depth = if v <= 0 { MAX_DEPTH } else { v.min(MAX_DEPTH as i64) as i32 }
+            }
+            Setting::MaxNodes(v) => settings.max_nodes = if v <= 0 { u64::MAX } else { v as u64 },
+            Setting::GameType(v) => settings.game_type = v,
+            Setting::Threads(v) => {
+                let cores = max_threads();
+                settings.thread_num = v.min(cores as i64);
+                if v as usize > cores {
+                    self.notes.push(Note::ThreadsClamped { asked: v, cores });
                 }
-                Err(_) => bad("needs a number"),
-            },
-            "max_node" => match value.trim().parse::<i64>() {
-                Ok(v) => self.settings.max_nodes = if v <= 0 { u64::MAX } else { v as u64 },
-                Err(_) => bad("needs a number"),
-            },
-            "game_type" => match number() {
-                Ok(v) => self.settings.game_type = v,
-                Err(_) => bad("needs a number"),
-            },
-            "thread_num" => match number() {
-                Ok(v) if v >= 1 && v as usize <= max_threads() => self.settings.thread_num = v,
-                Ok(v) if v >= 1 => {
-                    let cores = max_threads();
-                    self.settings.thread_num = cores as i64;
-                    self.notes.push(format!(
-                        "INFO thread_num {v}: more than the {cores} cores here; using {cores}"
-                    ));
-                }
-                _ => bad("needs a number from 1"),
-            },
-            "caution_factor" => match number() {
-                Ok(v) => self.settings.caution_factor = v,
-                Err(_) => bad("needs a number"),
-            },
-            "pondering" => match number() {
-                Ok(v) => self.settings.pondering = v != 0,
-                Err(_) => bad("needs 0 or 1"),
-            },
-            "strength" => match number() {
-                Ok(v) => self.settings.strength = v.clamp(0, 100),
-                Err(_) => bad("needs 0 to 100"),
-            },
-            "folder" => self.settings.folder = value.to_string(),
-            // `evaluate` is a debugging aid of Piskvork's; unknown keys are ignored silently.
-            _ => {}
+            }
+            Setting::CautionFactor(v) => settings.caution_factor = v,
+            Setting::Pondering(on) => settings.pondering = on,
+            Setting::Strength(v) => settings.strength = v.clamp(0, 100),
+            Setting::Folder(folder) => settings.folder = folder,
         }
     }
 
@@ -416,18 +383,18 @@ impl Engine {
     /// Chooses, plays and prints our move; prints `ERROR` if the board is full.
     fn reply_move(&mut self, seq: u64, arrived: Instant, safe: bool) {
         for note in std::mem::take(&mut self.notes) {
-            self.out.line(&format!("MESSAGE {note}"));
+            self.say(Reply::Message(Message::Note(note)));
         }
         let Some(p) = self.choose(seq, arrived, safe) else {
-            self.out.line("ERROR the board is full");
+            self.say(Reply::Error(Refusal::BoardFull));
             return;
         };
         if self.signals.quitting() {
             return;
         }
-        let (x, y) = self.board.xy(p);
+        let at = self.coord(p);
         self.board.make(p);
-        self.out.line(&format!("{x},{y}"));
+        self.say(Reply::Moves(vec![at]));
         self.moved = true;
     }
 
@@ -498,7 +465,7 @@ impl Engine {
         let out = &mut self.out;
         searcher.run(board, |it| {
             if job.report {
-                out.line(&iteration_message(&names, it))
+                out(Reply::Message(Message::Progress(progress(&names, it))))
             }
         })
     }
@@ -546,12 +513,12 @@ fn level(strength: i64) -> (u64, i32) {
 }
 
 /// The largest table up to `bytes` that the allocator grants (halving on refusal).
-fn allocate_table(bytes: usize, notes: &mut Vec<String>) -> Tt {
+fn allocate_table(bytes: usize, notes: &mut Vec<Note>) -> Tt {
     let mut size = bytes;
     loop {
         if let Some(tt) = Tt::try_new(size) {
             if size < bytes {
-                notes.push(format!("hash table of {bytes} bytes not available, using {} bytes", tt.bytes()));
+                notes.push(Note::TableShrunk { wanted: bytes, got: tt.bytes() });
             }
             return tt;
         }
@@ -562,35 +529,25 @@ fn allocate_table(bytes: usize, notes: &mut Vec<String>) -> Tt {
     }
 }
 
-/// `MESSAGE depth 8-15 ev 143 n 1.2M nps 600K tm 812 pv h8 i9 j10`
-pub fn iteration_message(b: &Board, it: &Iteration) -> String {
-    let ms = it.elapsed.as_millis().max(1) as u64;
-    let nps = it.nodes * 1000 / ms;
-    let pv: Vec<String> = it.pv.iter().map(|&p| b.pos_name(p)).collect();
-    let ev = if it.score.abs() >= crate::search::tt::WIN_THRESHOLD {
+/// An iteration's report, its line named on `b`.
+pub fn progress(b: &Board, it: &Iteration) -> Progress {
+    let score = if it.score.abs() >= crate::search::tt::WIN_THRESHOLD {
         let plies = WIN - it.score.abs();
-        format!("{}{}", if it.score > 0 { "+M" } else { "-M" }, plies)
+        if it.score > 0 {
+            Score::WinIn(plies)
+        } else {
+            Score::LossIn(plies)
+        }
     } else {
-        it.score.to_string()
+        Score::Value(it.score)
     };
-    format!(
-        "MESSAGE depth {}-{} ev {} n {} nps {} tm {} pv {}",
-        it.depth,
-        it.sel_depth,
-        ev,
-        compact(it.nodes),
-        compact(nps),
-        ms,
-        pv.join(" ")
-    )
-}
-
-/// 1234 → 1234, 12345 → 12K, 1234567 → 1.2M.
-fn compact(n: u64) -> String {
-    match n {
-        0..=9_999 => n.to_string(),
-        10_000..=999_999 => format!("{}K", n / 1000),
-        _ => format!("{:.1}M", n as f64 / 1e6),
+    Progress {
+        depth: it.depth,
+        sel_depth: it.sel_depth,
+        score,
+        nodes: it.nodes,
+        ms: it.elapsed.as_millis().max(1) as u64,
+        pv: it.pv.iter().map(|&p| b.pos_name(p)).collect(),
     }
 }
 
@@ -602,16 +559,7 @@ fn fresh_seed() -> u64 {
     crate::board::splitmix64(&mut state)
 }
 
-fn show(c: Coord) -> String {
-    format!("{},{}", c.x, c.y)
-}
-
-pub fn about() -> String {
-    format!(
-        "name=\"{NAME}\", version=\"{VERSION}\", author=\"The Gorin developers\", country=\"International\""
-    )
-}
-
 mod analysis;
+pub mod command;
 #[cfg(test)]
 mod tests;

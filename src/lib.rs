@@ -1,5 +1,6 @@
 //! Gorin: a Gomoku / Renju engine for the Gomocup brain protocol.
 
+pub mod app;
 pub mod bench;
 pub mod board;
 pub mod engine;

@@ -13,7 +13,7 @@ fn main() -> ExitCode {
         None => {
             // The brain's panics go to the log only; the offline commands keep Rust's report.
             std::panic::set_hook(Box::new(|info| log::error!("{info}")));
-            gorin::protocol::io::serve();
+            gorin::app::serve();
             ExitCode::SUCCESS
         }
         Some("bench") => finish("bench", gorin::bench::run(&args[1..])),
@@ -23,7 +23,7 @@ fn main() -> ExitCode {
         Some("tune-policy") => finish("tune-policy", gorin::fit::policyfit::run(&args[1..])),
         Some("tune-rank") => finish("tune-rank", gorin::fit::rankfit::run(&args[1..])),
         Some("--version" | "-V") => {
-            println!("{} {}", gorin::engine::NAME, gorin::engine::VERSION);
+            println!("{} {}", gorin::protocol::reply::NAME, gorin::protocol::reply::VERSION);
             ExitCode::SUCCESS
         }
         Some(other) => {

@@ -4,9 +4,9 @@
 //! Every judgement is a search score for the side to move of the candidate position, so the
 //! same machinery answers "which opening is balanced" and "should I swap".
 
+use super::command::{BoardBody, BodyFault, Message, Refusal, Reply};
 use super::{Engine, Job};
 use crate::board::{Board, MAX_CELLS};
-use crate::protocol::Setup;
 use crate::search::movepick::generate;
 use crate::search::{time, SearchResult};
 use crate::types::{Color, Pos};
@@ -70,33 +70,27 @@ impl Engine {
         best.map(|(_, a, b)| (a, b))
     }
 
-    fn name(&self, p: Pos) -> String {
-        let (x, y) = self.board.xy(p);
-        format!("{x},{y}")
-    }
-
     /// `SWAP2BOARD`: 0 stones → propose three; 3 → SWAP, one move or two; 5 → SWAP or a move.
-    pub(super) fn swap2(&mut self, setup: &Setup, seq: u64, arrived: Instant) {
-        if let Some(e) = &setup.error {
-            self.out.line(&format!("ERROR {e}"));
+    pub(super) fn swap2(&mut self, body: &BoardBody, seq: u64, arrived: Instant) {
+        if let Some(e) = &body.error {
+            self.say(Reply::Error(Refusal::Body(BodyFault::Malformed(e.clone()))));
             return;
         }
         let mut board = Board::new(self.board.width(), self.board.height(), self.rule);
-        for (i, s) in setup.stones.iter().enumerate() {
+        for (i, s) in body.stones.iter().enumerate() {
             let Some(p) = board.pos(s.at.x, s.at.y).filter(|&p| board.is_empty(p)) else {
-                self.out
-                    .line(&format!("ERROR swap2 stone {},{} is off the board or repeated", s.at.x, s.at.y));
+                self.say(Reply::Error(Refusal::Swap2Stone(s.at)));
                 return;
             };
             board.place(p, if i % 2 == 0 { Color::Black } else { Color::White });
         }
         let total = self.command_budget().saturating_sub(arrived.elapsed());
-        let reply = match setup.stones.len() {
+        let reply = match body.stones.len() {
             0 => self.swap2_propose(&mut board, total, seq),
             3 => self.swap2_respond(&mut board, total, seq),
             5 => self.swap2_choose(&mut board, total, seq),
             n => {
-                self.out.line(&format!("ERROR SWAP2BOARD takes 0, 3 or 5 stones, not {n}"));
+                self.say(Reply::Error(Refusal::Swap2Count(n)));
                 return;
             }
         };
@@ -104,12 +98,12 @@ impl Engine {
             return;
         }
         self.board = board;
-        self.out.line(&reply);
+        self.say(reply);
     }
 
     /// Three stones (black, white, black) near the centre whose position, white to move, the
     /// search judges closest to even.
-    fn swap2_propose(&mut self, board: &mut Board, total: Duration, seq: u64) -> String {
+    fn swap2_propose(&mut self, board: &mut Board, total: Duration, seq: u64) -> Reply {
         let (cx, cy) = (board.width() as i64 / 2, board.height() as i64 / 2);
         // White touches the centre stone; black's second stone lies two to six points away,
         // so that some candidates leave black's stones apart (three stones near each other
@@ -160,20 +154,20 @@ impl Engine {
         for p in stones {
             board.make(p);
         }
-        stones.iter().map(|&p| self.name(p)).collect::<Vec<_>>().join(" ")
+        Reply::Moves(stones.iter().map(|&p| self.coord(p)).collect())
     }
 
     /// Second player's choice after three stones (white to move): stay white and move, take
     /// black (`SWAP`), or add a white and a black stone that leave the position balanced.
-    fn swap2_respond(&mut self, board: &mut Board, total: Duration, seq: u64) -> String {
+    fn swap2_respond(&mut self, board: &mut Board, total: Duration, seq: u64) -> Reply {
         let verdict = self.judge(board, total / 3, seq, &[]);
         let white_edge = verdict.score - SWAP2_WHITE_EDGE;
         if white_edge > SWAP2_MARGIN && board.is_empty(verdict.best) {
             board.make(verdict.best);
-            return self.name(verdict.best);
+            return Reply::Moves(vec![self.coord(verdict.best)]);
         }
         if white_edge < -SWAP2_MARGIN {
-            return "SWAP".to_string();
+            return Reply::Swap;
         }
         let each = total * 2 / 3 / (PAIR_FIRST * PAIR_SECOND) as u32;
         // After white's and black's stones white moves again: aim for an even position.
@@ -181,20 +175,20 @@ impl Engine {
             Some((w, b)) => {
                 board.make(w);
                 board.make(b);
-                format!("{} {}", self.name(w), self.name(b))
+                Reply::Moves(vec![self.coord(w), self.coord(b)])
             }
-            None => "SWAP".to_string(),
+            None => Reply::Swap,
         }
     }
 
     /// First player's choice after five stones (white to move): white if white is better.
-    fn swap2_choose(&mut self, board: &mut Board, total: Duration, seq: u64) -> String {
+    fn swap2_choose(&mut self, board: &mut Board, total: Duration, seq: u64) -> Reply {
         let verdict = self.judge(board, total * 9 / 10, seq, &[]);
         if verdict.score >= SWAP2_WHITE_EDGE && board.is_empty(verdict.best) {
             board.make(verdict.best);
-            self.name(verdict.best)
+            Reply::Moves(vec![self.coord(verdict.best)])
         } else {
-            "SWAP".to_string()
+            Reply::Swap
         }
     }
 
@@ -202,20 +196,17 @@ impl Engine {
     /// MESSAGE per move found, then the best move is played and printed.
     pub(super) fn nbest(&mut self, n: usize, seq: u64, arrived: Instant) {
         if self.board.is_full() {
-            self.out.line("ERROR the board is full");
+            self.say(Reply::Error(Refusal::BoardFull));
             return;
         }
         if self.board.stone_count() == 0 {
             // Like BEGIN: the centre, without a search.
             let centre = Self::top_moves(&mut self.board.clone(), 1)[0];
-            self.out.line(&format!(
-                "MESSAGE nbest 1 {} ev 0 depth 0 pv {}",
-                self.board.pos_name(centre),
-                self.board.pos_name(centre)
-            ));
+            let name = self.board.pos_name(centre);
+            let pv = vec![name.clone()];
+            self.say(Reply::Message(Message::NBest { rank: 1, best: name, score: 0, depth: 0, pv }));
             self.board.make(centre);
-            let text = self.name(centre);
-            self.out.line(&text);
+            self.say(Reply::Moves(vec![self.coord(centre)]));
             return;
         }
         let total = self.command_budget().saturating_sub(arrived.elapsed());
@@ -227,26 +218,20 @@ impl Engine {
             if o.best == Pos::NONE || found.contains(&o.best) || !board.is_empty(o.best) {
                 break;
             }
-            let pv: Vec<String> = o.pv.iter().map(|&p| board.pos_name(p)).collect();
-            self.out.line(&format!(
-                "MESSAGE nbest {rank} {} ev {} depth {} pv {}",
-                board.pos_name(o.best),
-                o.score,
-                o.depth,
-                pv.join(" ")
-            ));
+            let pv = o.pv.iter().map(|&p| board.pos_name(p)).collect();
+            let best = board.pos_name(o.best);
+            self.say(Reply::Message(Message::NBest { rank, best, score: o.score, depth: o.depth, pv }));
             found.push(o.best);
             if self.signals.quitting() {
                 return;
             }
         }
         let Some(&best) = found.first() else {
-            self.out.line("ERROR no move found");
+            self.say(Reply::Error(Refusal::NoMove));
             return;
         };
         self.board.make(best);
-        let text = self.name(best);
-        self.out.line(&text);
+        self.say(Reply::Moves(vec![self.coord(best)]));
     }
 
     /// `YXBALANCEONE b` (one move) / `YXBALANCETWO b` (ours and the opponent's): moves after
@@ -254,7 +239,7 @@ impl Engine {
     /// allow. The moves are played and printed.
     pub(super) fn balance(&mut self, count: usize, bias: i32, seq: u64, arrived: Instant) {
         if self.board.stone_count() + count > self.board.width() * self.board.height() {
-            self.out.line("ERROR not enough empty points");
+            self.say(Reply::Error(Refusal::NoRoom));
             return;
         }
         let total = self.command_budget().saturating_sub(arrived.elapsed());
@@ -279,13 +264,13 @@ impl Engine {
             self.balanced_pair(&board, bias, each, seq).map(|(a, b)| vec![a, b]).unwrap_or_default()
         };
         if moves.is_empty() {
-            self.out.line("ERROR no move found");
+            self.say(Reply::Error(Refusal::NoMove));
             return;
         }
         for &p in &moves {
             self.board.make(p);
         }
-        let text: Vec<String> = moves.iter().map(|&p| self.name(p)).collect();
-        self.out.line(&text.join(" "));
+        let moves = moves.iter().map(|&p| self.coord(p)).collect();
+        self.say(Reply::Moves(moves));
     }
 }

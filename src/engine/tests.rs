@@ -1,17 +1,18 @@
 use super::*;
 use std::sync::Mutex;
 
-/// A sink the test can read back.
+/// Reply lines the test can read back.
 #[derive(Clone, Default)]
 struct Captured(Arc<Mutex<Vec<u8>>>);
 
-impl std::io::Write for Captured {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        self.0.lock().unwrap().extend_from_slice(buf);
-        Ok(buf.len())
-    }
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
+impl Captured {
+    fn replies(&self) -> Replies {
+        let sink = self.clone();
+        Box::new(move |reply: Reply| {
+            let mut bytes = sink.0.lock().unwrap();
+            bytes.extend_from_slice(reply.to_string().as_bytes());
+            bytes.push(b'\n');
+        })
     }
 }
 
@@ -25,7 +26,7 @@ struct Session {
 impl Session {
     fn new() -> Session {
         let sink = Captured::default();
-        let engine = Engine::new(Output::new(Box::new(sink.clone())), Arc::new(Signals::default()));
+        let engine = Engine::new(sink.replies(), Arc::new(Signals::default()));
         let mut s = Session { engine, sink, parser: crate::protocol::Parser::new(), seq: 0 };
         s.send("INFO timeout_turn 300");
         s.send("INFO max_memory 33554432");
@@ -187,17 +188,7 @@ fn hash_follows_memory_settings() {
 }
 
 #[test]
-fn about_has_no_commas_inside_values() {
-    let line = about();
-    for part in line.split(", ") {
-        let (k, v) = part.split_once('=').unwrap();
-        assert!(!k.is_empty() && v.starts_with('"') && v.ends_with('"'), "{part}");
-        assert!(!v.trim_matches('"').contains([',', '=']));
-    }
-}
-
-#[test]
-fn iteration_message_format() {
+fn progress_names_the_line_and_scores_wins_in_plies() {
     let b = Board::new(15, 15, Rule::Freestyle);
     let it = Iteration {
         depth: 8,
@@ -207,9 +198,10 @@ fn iteration_message_format() {
         elapsed: std::time::Duration::from_millis(812),
         pv: vec![b.pos(7, 7).unwrap(), b.pos(8, 8).unwrap()],
     };
-    assert_eq!(iteration_message(&b, &it), "MESSAGE depth 8-15 ev 143 n 1.2M nps 1.5M tm 812 pv h8 i9");
-    let win = Iteration { score: WIN - 5, ..it };
-    assert!(iteration_message(&b, &win).contains(" ev +M5 "));
+    let p = progress(&b, &it);
+    assert_eq!((p.score, p.ms, p.pv.join(" ")), (Score::Value(143), 812, "h8 i9".to_string()));
+    assert_eq!(progress(&b, &Iteration { score: WIN - 5, ..it.clone() }).score, Score::WinIn(5));
+    assert_eq!(progress(&b, &Iteration { score: 4 - WIN, ..it }).score, Score::LossIn(4));
 }
 
 #[test]
@@ -236,7 +228,11 @@ fn thread_num_is_clamped_to_the_cores_and_helpers_take_from_the_hash() {
     assert_eq!(s.engine.threads(), 1, "one thread by default");
     s.send("INFO thread_num 1000");
     assert_eq!(s.engine.threads(), max_threads());
-    assert!(s.engine.notes.iter().any(|n| n.contains("thread_num 1000")), "{:?}", s.engine.notes);
+    assert!(
+        s.engine.notes.iter().any(|n| matches!(n, Note::ThreadsClamped { asked: 1000, .. })),
+        "{:?}",
+        s.engine.notes
+    );
     s.send("INFO thread_num 0");
     assert_eq!(s.engine.threads(), max_threads(), "a bad count leaves the setting");
     if max_threads() >= 2 {

@@ -1,6 +1,7 @@
 //! Command-line options of `pbrain-gorin play`.
 
 use crate::board::{MAX_SIZE, MIN_SIZE};
+use crate::protocol::info::rule_from_info;
 use crate::types::Rule;
 use anyhow::{anyhow, bail, Context, Result};
 
@@ -160,7 +161,7 @@ fn parse_rule(v: &str) -> Result<Rule> {
         "renju" => Rule::Renju,
         "caro" => Rule::CaroOverline,
         "caro-exact" => Rule::CaroExact,
-        n => n.parse::<i64>().ok().and_then(Rule::from_info).ok_or_else(|| {
+        n => n.parse::<i64>().ok().and_then(rule_from_info).ok_or_else(|| {
             anyhow!("--rule: '{v}' is not freestyle, standard, renju, caro, caro-exact or 0/1/4/8/9")
         })?,
     };

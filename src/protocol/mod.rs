@@ -1,77 +1,15 @@
-//! The Gomocup brain protocol: commands as types, and a parser that turns lines into them.
+//! The Gomocup brain protocol's front end: lines in, the engine's typed commands out;
+//! its typed replies out as lines (`reply`).
 //!
 //! The parser is pure (lines in, commands out) so every branch is unit-tested without a
-//! process. Multi-line commands (`BOARD` ... `DONE`) are gathered by the parser's small state
+//! process; it never names the engine itself, only its command types. Multi-line commands (`BOARD` ... `DONE`) are gathered by the parser's small state
 //! machine and come out as one command; a command line before `DONE` breaks such a body off.
 
-pub mod io;
+pub mod info;
+pub mod lines;
+pub mod reply;
 
-/// A point as the manager sent it (not yet checked against the board size).
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub struct Coord {
-    pub x: i64,
-    pub y: i64,
-}
-
-/// One `x,y,f` line of a `BOARD` body.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub struct Stone {
-    pub at: Coord,
-    /// 1 = own stone, 2 = opponent's, 3 = a mark of a continuous game (not a stone).
-    pub field: u8,
-}
-
-/// A position sent as a `BOARD`/`YXBOARD` body.
-#[derive(Clone, Debug, PartialEq, Eq, Default)]
-pub struct Setup {
-    pub stones: Vec<Stone>,
-    /// The first malformed body line, reported once at `DONE`.
-    pub error: Option<String>,
-}
-
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Command {
-    Start {
-        width: i64,
-        height: i64,
-    },
-    Restart,
-    Begin,
-    Turn(Coord),
-    /// `BOARD` body: reply with a move.
-    Board(Setup),
-    /// `YXBOARD` body: set the position, no reply.
-    YxBoard(Setup),
-    Takeback(Coord),
-    Play(Coord),
-    Info {
-        key: String,
-        value: String,
-    },
-    End,
-    About,
-    /// `YXSTOP` / `STOP`: answer now with the best move so far.
-    Stop,
-    /// `YXSHOWFORBID`: list renju black's forbidden points.
-    ShowForbid,
-    /// `SWAP2BOARD` body: the opening stones so far, black first and alternating.
-    Swap2(Setup),
-    /// `YXHASHCLEAR`: forget the hash table.
-    HashClear,
-    /// `YXNBEST n`: the n best moves as MESSAGE lines, then the best move.
-    NBest(i64),
-    /// `YXSHOWINFO`: announce the engine's limits.
-    ShowInfo,
-    /// `YXBALANCEONE b`: one move after which the side to move is judged `b` ahead.
-    BalanceOne(i64),
-    /// `YXBALANCETWO b`: two moves (ours, then the opponent's) with the same aim.
-    BalanceTwo(i64),
-    /// A known command with unusable arguments, or a body cut off by a command before `DONE`:
-    /// answer `ERROR <why>`.
-    Malformed(String),
-    /// Anything else: answer `UNKNOWN <why>`.
-    Unknown(String),
-}
+use crate::engine::command::{BoardBody, Command, Coord, Stone};
 
 /// Which multi-line body is being read.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -84,7 +22,7 @@ enum Body {
 /// Turns protocol lines into commands.
 #[derive(Default)]
 pub struct Parser {
-    body: Option<(Body, Setup)>,
+    body: Option<(Body, BoardBody)>,
 }
 
 impl Parser {
@@ -131,23 +69,23 @@ impl Parser {
             self.body.take().map(|(kind, _)| broken(kind, word)).into_iter().collect();
         match known {
             Line::Command(cmd) => out.push(cmd),
-            Line::Opens(kind) => self.body = Some((kind, Setup::default())),
+            Line::Opens(kind) => self.body = Some((kind, BoardBody::default())),
         }
         out
     }
 
     /// The command an open body makes at `DONE`; `None` when no body is open.
     fn close(&mut self) -> Option<Command> {
-        let (kind, setup) = self.body.take()?;
+        let (kind, body) = self.body.take()?;
         Some(match kind {
-            Body::Board => Command::Board(setup),
-            Body::YxBoard => Command::YxBoard(setup),
-            Body::Swap2 => Command::Swap2(setup),
+            Body::Board => Command::Board(body),
+            Body::YxBoard => Command::YxBoard(body),
+            Body::Swap2 => Command::Swap2(body),
         })
     }
 
     fn body_line(&mut self, line: &str) {
-        let Some((kind, setup)) = self.body.as_mut() else { return };
+        let Some((kind, body)) = self.body.as_mut() else { return };
         let parsed = match kind {
             // Swap2 bodies list points only (a field, if a manager adds one, is ignored): the
             // colours alternate from black.
@@ -157,10 +95,10 @@ impl Parser {
             _ => parse_stone(line),
         };
         match parsed {
-            Ok(stone) => setup.stones.push(stone),
+            Ok(stone) => body.stones.push(stone),
             Err(e) => {
-                if setup.error.is_none() {
-                    setup.error = Some(format!("bad board line '{}': {e}", shorten(line)));
+                if body.error.is_none() {
+                    body.error = Some(format!("bad board line '{}': {e}", shorten(line)));
                 }
             }
         }
@@ -199,7 +137,7 @@ fn dispatch(word: &str, rest: &str) -> Option<Line> {
                 Some((k, v)) => (k, v.trim()),
                 None => (rest, ""),
             };
-            Command::Info { key: key.to_ascii_lowercase(), value: value.to_string() }
+            Command::Info(info::read(&key.to_ascii_lowercase(), value))
         }
         "END" => Command::End,
         "ABOUT" => Command::About,

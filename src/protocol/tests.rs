@@ -51,15 +51,13 @@ fn simple_commands_any_case_and_spacing() {
 
 #[test]
 fn info_keys_are_lowercased_values_kept() {
-    assert_eq!(
-        one("INFO TIMEOUT_TURN 500"),
-        Command::Info { key: "timeout_turn".into(), value: "500".into() }
-    );
+    use crate::engine::command::{Info, Setting};
+    assert_eq!(one("INFO TIMEOUT_TURN 500"), Command::Info(Info::Set(Setting::TurnMs(500))));
     assert_eq!(
         one("INFO folder C:\\Program Files\\x"),
-        Command::Info { key: "folder".into(), value: "C:\\Program Files\\x".into() }
+        Command::Info(Info::Set(Setting::Folder("C:\\Program Files\\x".into())))
     );
-    assert_eq!(one("INFO"), Command::Info { key: "".into(), value: "".into() });
+    assert_eq!(one("INFO"), Command::Info(Info::Ignored));
 }
 
 #[test]
@@ -105,7 +103,7 @@ fn board_body_collects_stones() {
         Stone { at: c(8, 8), field: 2 },
         Stone { at: c(9, 9), field: 3 },
     ];
-    assert_eq!(cmd, Command::Board(Setup { stones, error: None }));
+    assert_eq!(cmd, Command::Board(BoardBody { stones, error: None }));
     assert!(!p.in_body());
     assert_eq!(p.feed("BEGIN"), [Command::Begin]);
 }

@@ -1,8 +1,6 @@
 //! Game rules: which runs of stones win, per rule and colour.
 //!
-//! The rule value comes from `INFO rule` (see PROTOCOL.md): a bitmask where 1 = exact five,
-//! 4 = renju, 8 = caro, and bit 2 (Piskvork's "continuous game") is ignored except for the lone
-//! value 2, which Yixin-Board sends for renju.
+//! The rule comes from `INFO rule`, a bit mask read by `crate::protocol::info`.
 
 use super::Color;
 
@@ -63,30 +61,6 @@ impl FiveRule {
 }
 
 impl Rule {
-    /// Decodes the `INFO rule` bitmask; `None` for negative values.
-    pub fn from_info(value: i64) -> Option<Rule> {
-        if value < 0 {
-            return None;
-        }
-        if value == 2 {
-            return Some(Rule::Renju);
-        }
-        let v = value & !2;
-        Some(if v & 4 != 0 {
-            Rule::Renju
-        } else if v & 8 != 0 {
-            if v & 1 != 0 {
-                Rule::CaroExact
-            } else {
-                Rule::CaroOverline
-            }
-        } else if v & 1 != 0 {
-            Rule::Standard
-        } else {
-            Rule::Freestyle
-        })
-    }
-
     /// The canonical `INFO rule` value of this rule.
     pub fn info_value(self) -> u32 {
         match self {
@@ -126,26 +100,6 @@ impl Rule {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn rule_values_decode_as_protocol_says() {
-        let cases = [
-            (0, Rule::Freestyle),
-            (1, Rule::Standard),
-            (2, Rule::Renju),
-            (3, Rule::Standard),
-            (4, Rule::Renju),
-            (6, Rule::Renju),
-            (8, Rule::CaroOverline),
-            (9, Rule::CaroExact),
-            (10, Rule::CaroOverline),
-            (11, Rule::CaroExact),
-        ];
-        for (v, r) in cases {
-            assert_eq!(Rule::from_info(v), Some(r), "rule value {v}");
-        }
-        assert_eq!(Rule::from_info(-1), None);
-    }
 
     #[test]
     fn five_rules_judge_runs() {

@@ -1,61 +1,18 @@
-//! Process plumbing: the stdin reader thread's line splitting, the single stdout writer, and
-//! the loop that connects them to the engine thread.
+//! The brain process: wires stdin, the protocol front end, the engine thread and stdout.
 //!
 //! The reader runs on the main thread and never blocks on the engine: every command goes over
 //! a channel, in order, so nothing is dropped while the engine thinks. Stop and quit requests
-//! also set shared flags the search polls (see `Signals`).
+//! also set shared flags the search polls (see `Signals`). The engine thread is the only
+//! writer of stdout.
 
-use super::{Command, Parser};
+use crate::engine::command::{Command, Envelope, Reply};
 use crate::engine::{Engine, Signals};
+use crate::protocol::lines::LineSplitter;
+use crate::protocol::Parser;
 use std::io::{Read, Write};
 use std::sync::atomic::Ordering;
 use std::sync::{mpsc, Arc};
 use std::time::Instant;
-
-/// Longest line kept; the rest of a longer line is dropped (no command is that long).
-pub const MAX_LINE: usize = 64 * 1024;
-
-/// A command with the moment it arrived (time limits count from then) and its sequence number.
-pub struct Envelope {
-    pub cmd: Option<Command>,
-    pub seq: u64,
-    pub arrived: Instant,
-}
-
-/// Splits a byte stream into lines on LF, CR or CRLF (empty lines are left to the parser).
-#[derive(Default)]
-pub struct LineSplitter {
-    line: Vec<u8>,
-    overflow: bool,
-}
-
-impl LineSplitter {
-    /// Feeds bytes, calling `f` with every complete line.
-    pub fn push(&mut self, bytes: &[u8], mut f: impl FnMut(&str)) {
-        for &b in bytes {
-            if b == b'\n' || b == b'\r' {
-                self.flush(&mut f);
-            } else if self.line.len() < MAX_LINE {
-                self.line.push(b);
-            } else {
-                self.overflow = true;
-            }
-        }
-    }
-
-    /// Ends the stream: a last line without a line ending still counts.
-    pub fn finish(&mut self, mut f: impl FnMut(&str)) {
-        self.flush(&mut f);
-    }
-
-    fn flush(&mut self, f: &mut impl FnMut(&str)) {
-        if !self.line.is_empty() {
-            f(&String::from_utf8_lossy(&self.line));
-        }
-        self.line.clear();
-        self.overflow = false;
-    }
-}
 
 /// The only writer of stdout: one line at a time, flushed at once. Write errors (a closed
 /// pipe) are ignored: there is nobody left to tell.
@@ -85,7 +42,11 @@ pub fn serve() {
     let engine = std::thread::Builder::new()
         .name("engine".into())
         .stack_size(16 << 20)
-        .spawn(move || Engine::new(Output::stdout(), engine_signals).run(rx))
+        .spawn(move || {
+            let mut out = Output::stdout();
+            Engine::new(Box::new(move |reply: Reply| out.line(&reply.to_string())), engine_signals)
+                .answer_all(rx)
+        })
         .expect("spawn the engine thread");
 
     let seq = read_commands(&signals, &tx);
@@ -150,35 +111,6 @@ fn forward(batch: &mut Vec<Command>, seq: &mut u64, signals: &Signals, tx: &mpsc
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn split(chunks: &[&[u8]]) -> Vec<String> {
-        let mut s = LineSplitter::default();
-        let mut out = Vec::new();
-        for c in chunks {
-            s.push(c, |l| out.push(l.to_string()));
-        }
-        s.finish(|l| out.push(l.to_string()));
-        out
-    }
-
-    #[test]
-    fn all_line_endings() {
-        assert_eq!(split(&[b"START 15\r\nBEGIN\r\n"]), ["START 15", "BEGIN"]);
-        assert_eq!(split(&[b"START 15\rBEGIN\r"]), ["START 15", "BEGIN"]);
-        assert_eq!(split(&[b"START 15\nBEGIN"]), ["START 15", "BEGIN"]);
-        assert_eq!(split(&[b"STA", b"RT 15\r", b"\nBEG", b"IN\n"]), ["START 15", "BEGIN"]);
-    }
-
-    #[test]
-    fn long_lines_are_cut_and_binary_survives() {
-        let long = vec![b'A'; MAX_LINE * 3];
-        let out = split(&[&long, b"\nEND\n"]);
-        assert_eq!(out.len(), 2);
-        assert_eq!(out[0].len(), MAX_LINE);
-        assert_eq!(out[1], "END");
-        let junk = split(&[&[0xff, 0xfe, 0x00, b'\n']]);
-        assert_eq!(junk.len(), 1);
-    }
 
     #[test]
     fn end_is_signalled_before_the_commands_read_with_it() {
