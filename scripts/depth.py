@@ -23,8 +23,8 @@ import statistics
 import subprocess
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from referee import read_openings  # noqa: E402
+from gorinkit.protocol import board_command
+from gorinkit.referee import read_openings
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DEFAULT_BIN = os.path.join(ROOT, "target", "release", "pbrain-gorin")
@@ -37,13 +37,6 @@ LINE_RE = re.compile(r"^MESSAGE depth (\d+)-(\d+) ev (\S+) n (\S+) nps (\S+) tm 
 def number(text: str) -> float:
     scale = {"K": 1e3, "M": 1e6}.get(text[-1], 1)
     return float(text.rstrip("KM")) * scale
-
-
-def board_command(size: int, moves: list[tuple[int, int]]) -> list[str]:
-    """BOARD in move order; the side to move owns field 1."""
-    me = len(moves) % 2
-    body = [f"{x},{y},{1 if i % 2 == me else 2}" for i, (x, y) in enumerate(moves)]
-    return [f"START {size}", "BOARD", *body, "DONE"]
 
 
 def positions(openings: str, games_file: str | None, games: int,

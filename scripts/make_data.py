@@ -39,10 +39,10 @@ import sys
 from pathlib import Path
 
 sys.dont_write_bytecode = True
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from brainproc import Brain, BrainDied, is_chatter  # noqa: E402
-import referee  # noqa: E402
-from referee import BLACK, DIRECTIONS, RENJU, WHITE, Board  # noqa: E402
+from gorinkit import gamegen, referee  # noqa: E402
+from gorinkit.brain import Brain, BrainDied  # noqa: E402
+from gorinkit.protocol import board_body, is_chatter  # noqa: E402
+from gorinkit.referee import BLACK, DIRECTIONS, RENJU, Board  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 ENGINE = str(ROOT / "target" / "release" / "pbrain-gorin")
@@ -86,12 +86,6 @@ class Gorin:
 
     def close(self) -> None:
         self.brain.close()
-
-
-def board_body(moves: list[Point]) -> list[str]:
-    """Stones in move order (black first); the side to move owns field 1."""
-    me = len(moves) % 2
-    return [f"{x},{y},{1 if i % 2 == me else 2}" for i, (x, y) in enumerate(moves)]
 
 
 def score_of(message: str) -> int | None:
@@ -157,15 +151,13 @@ def make_openings(a: argparse.Namespace) -> int:
 # Games
 # ---------------------------------------------------------------------------------------------
 def make_games(a: argparse.Namespace) -> int:
-    import gen_games
-
     out = Path(a.out)
     out.parent.mkdir(parents=True, exist_ok=True)
     for suffix in (".jsonl", ".sgf"):
         out.with_suffix(suffix).unlink(missing_ok=True)
     # One process at a time: with two, which game a pooled engine plays (and so its hash table)
     # would depend on timing.
-    return gen_games.main(["--engine", a.engine, "--games", str(a.count), "--nodes", str(a.nodes),
+    return gamegen.main(["--engine", a.engine, "--games", str(a.count), "--nodes", str(a.nodes),
                            "--turn-ms", "60000", "--seed", str(a.seed), "--rule", str(RENJU),
                            "--size", str(SIZE), "-j", "1", "--out", str(out.with_suffix(""))])
 

@@ -24,8 +24,8 @@ import statistics
 import sys
 import time
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from brainproc import Brain, BrainDied, is_chatter, parse_move  # noqa: E402
+from gorinkit.brain import Brain, BrainDied
+from gorinkit.protocol import is_chatter, parse_move, stones_body
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DEFAULT_BIN = os.path.join(ROOT, "target", "release", "pbrain-gorin")
@@ -33,16 +33,8 @@ DEFAULT_FILE = os.path.join(ROOT, "protocol-tests", "data", "renju_vcf_selfplay.
 
 
 def board_lines(black: list, white: list, to_move: str) -> list[str]:
-    """A BOARD body in move order (black, white, black, ...); the side to move is field 1."""
-    own_black = to_move == "black"
-    lines = ["BOARD"]
-    for i in range(max(len(black), len(white))):
-        for stones, is_black in ((black, True), (white, False)):
-            if i < len(stones):
-                x, y = stones[i]
-                lines.append(f"{x},{y},{1 if is_black == own_black else 2}")
-    lines.append("DONE")
-    return lines
+    """BOARD in move order (black, white, black, ...); the side to move is field 1."""
+    return ["BOARD", *stones_body(black, white, to_move == "black"), "DONE"]
 
 
 def ask(brain: Brain, lines: list[str], wait_s: float) -> tuple[tuple[int, int] | None, float, str]:

@@ -78,11 +78,11 @@ import random
 import sys
 import time
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from brainproc import Brain, BrainDied, is_chatter  # noqa: E402
+from gorinkit.brain import Brain, BrainDied  # noqa: E402
+from gorinkit.protocol import is_chatter, stones_body  # noqa: E402
 
-import referee  # noqa: E402
-from referee import foul_kinds, package_foul_type as get_foul_type  # noqa: E402
+from gorinkit import referee  # noqa: E402
+from gorinkit.referee import foul_kinds, package_foul_type as get_foul_type  # noqa: E402
 
 if not referee.RENJU_PACKAGE:  # pragma: no cover
     sys.stderr.write("renju_crosscheck.py needs the PyPI package `renju` (pip install renju==0.1.0)\n")
@@ -356,11 +356,8 @@ class Gorin:
     def forbidden(self, black, white) -> set[Point]:
         if len(black) < len(white):
             raise ValueError("more white than black stones: Gorin would swap the colours")
-        own, opp = black, white  # own count >= opponent count: own side is black
-        lines = ["YXBOARD"]
-        lines += ["%d,%d,1" % p for p in own]
-        lines += ["%d,%d,2" % p for p in opp]
-        lines += ["DONE", "YXSHOWFORBID"]
+        # Own count >= opponent count: the own side (field 1) is black.
+        lines = ["YXBOARD", *stones_body(black, white, own_black=True), "DONE", "YXSHOWFORBID"]
         t0 = time.perf_counter()
         self.brain.send(*lines)
         line = self._expect(lambda s: s.upper().startswith("FORBID"), "FORBID")
