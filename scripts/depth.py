@@ -23,12 +23,11 @@ import statistics
 import subprocess
 import sys
 
+from gorinkit.paths import DEFAULT_ENGINE, OPENINGS
 from gorinkit.protocol import board_command
 from gorinkit.referee import read_openings
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-DEFAULT_BIN = os.path.join(ROOT, "target", "release", "pbrain-gorin")
-DEFAULT_OPENINGS = os.path.join(ROOT, "scripts", "openings", "gorin_freestyle_15.txt")
+DEFAULT_OPENINGS = str(OPENINGS / "gorin_freestyle_15.txt")
 DEFAULT_GAMES = (os.path.join(os.environ["GORIN_DATA"], "gomocup2016_games.jsonl")
                  if os.environ.get("GORIN_DATA") else None)
 LINE_RE = re.compile(r"^MESSAGE depth (\d+)-(\d+) ev (\S+) n (\S+) nps (\S+) tm (\d+)")
@@ -58,7 +57,7 @@ def positions(openings: str, games_file: str | None, games: int,
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--engine", default=DEFAULT_BIN, help="brain command (shell words)")
+    ap.add_argument("--engine", default=DEFAULT_ENGINE, help="brain command (shell words)")
     ap.add_argument("--turn-ms", type=int, default=1000)
     ap.add_argument("--openings", default=DEFAULT_OPENINGS, help="15x15 openings, one a line")
     ap.add_argument("--games-file", default=DEFAULT_GAMES,

@@ -41,14 +41,13 @@ from pathlib import Path
 sys.dont_write_bytecode = True
 from gorinkit import gamegen, referee  # noqa: E402
 from gorinkit.brain import Brain, BrainDied  # noqa: E402
+from gorinkit.paths import DEFAULT_ENGINE, OPENINGS, REPO, SHIPPED_DATA  # noqa: E402
 from gorinkit.protocol import board_body, is_chatter  # noqa: E402
 from gorinkit.referee import BLACK, DIRECTIONS, RENJU, Board  # noqa: E402
 
-ROOT = Path(__file__).resolve().parent.parent
-ENGINE = str(ROOT / "target" / "release" / "pbrain-gorin")
-OPENINGS_OUT = ROOT / "scripts" / "openings" / "gorin_freestyle_15.txt"
-DATA_DIR = ROOT / "protocol-tests" / "data"
-GAMES_OUT = ROOT / "target" / "make_data" / "renju_games.jsonl"
+OPENINGS_OUT = OPENINGS / "gorin_freestyle_15.txt"
+DATA_DIR = SHIPPED_DATA
+GAMES_OUT = REPO / "target" / "make_data" / "renju_games.jsonl"
 SIZE = 15
 READ_S = 30.0
 WIN = "win"
@@ -477,7 +476,7 @@ def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                 formatter_class=argparse.ArgumentDefaultsHelpFormatter)
     p.add_argument("what", choices=("openings", "games", "forbidden", "vcf", "all"))
-    p.add_argument("--engine", default=ENGINE, help="brain command (Gorin)")
+    p.add_argument("--engine", default=DEFAULT_ENGINE, help="brain command (Gorin)")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--nodes", type=int, default=None,
                    help="node limit a search (openings 100000, games 20000, vcf 200000)")

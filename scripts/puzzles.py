@@ -18,18 +18,16 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import shlex
 import statistics
 import sys
 import time
 
 from gorinkit.brain import Brain, BrainDied
+from gorinkit.paths import DEFAULT_ENGINE, SHIPPED_DATA
 from gorinkit.protocol import is_chatter, parse_move, stones_body
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-DEFAULT_BIN = os.path.join(ROOT, "target", "release", "pbrain-gorin")
-DEFAULT_FILE = os.path.join(ROOT, "protocol-tests", "data", "renju_vcf_selfplay.jsonl")
+DEFAULT_FILE = str(SHIPPED_DATA / "renju_vcf_selfplay.jsonl")
 
 
 def board_lines(black: list, white: list, to_move: str) -> list[str]:
@@ -87,7 +85,7 @@ def defender_lost(cmd: list[str], puzzle: dict, move: tuple[int, int], verify_ms
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--engine", default=DEFAULT_BIN, help="brain command (shell words)")
+    ap.add_argument("--engine", default=DEFAULT_ENGINE, help="brain command (shell words)")
     ap.add_argument("--file", default=DEFAULT_FILE)
     ap.add_argument("--turn-ms", type=int, default=1000, help="INFO timeout_turn per puzzle")
     ap.add_argument("--verify-ms", type=int, default=3000, help="defender's search for other moves")

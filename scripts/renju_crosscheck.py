@@ -78,11 +78,10 @@ import random
 import sys
 import time
 
-from gorinkit.brain import Brain, BrainDied  # noqa: E402
-from gorinkit.protocol import is_chatter, stones_body  # noqa: E402
-
-from gorinkit import referee  # noqa: E402
-from gorinkit.referee import foul_kinds, package_foul_type as get_foul_type  # noqa: E402
+from gorinkit import referee
+from gorinkit.brain import Brain, BrainDied
+from gorinkit.protocol import is_chatter, stones_body
+from gorinkit.referee import foul_kinds, package_foul_type as get_foul_type
 
 if not referee.RENJU_PACKAGE:  # pragma: no cover
     sys.stderr.write("renju_crosscheck.py needs the PyPI package `renju` (pip install renju==0.1.0)\n")
