@@ -23,31 +23,10 @@ from __future__ import annotations
 
 import argparse
 import json
-import shlex
 import sys
-import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from brainproc import Brain  # noqa: E402
-from teacher import ask, board_lines  # noqa: E402
-
-MATE = 20000
-DECIDED = MATE - 1000
-# The two kinds of drop the summary counts (and --save writes, for replay.py).
-MISSED_WIN = "missed win"
-FORCED_LOSS = "into a forced loss"
-
-
-def score(ev: str | None) -> int | None:
-    """A judge's evaluation text as a number; mates as +/-(MATE - plies)."""
-    if ev is None:
-        return None
-    if "M" in ev:
-        plies = int(ev.lstrip("+-").lstrip("M"))
-        return -(MATE - plies) if ev.startswith("-") else MATE - plies
-    return int(ev)
-
+from gorinkit.evals import DECIDED, FORCED_LOSS, MISSED_WIN, Judge
 
 def coord(m: list[int]) -> str:
     """Letter = column from a, number = row from 1 at the top (as Gorin's PVs)."""
@@ -62,28 +41,6 @@ def engine_colour(game: dict, engine: str) -> int | None:
     if game["white"].startswith(engine):
         return 1
     return None
-
-
-class Judge:
-    def __init__(self, cmd: str, nodes: int, delay_s: float, timeout_s: float):
-        self.cmd = shlex.split(cmd)
-        self.nodes = nodes
-        self.delay_s = delay_s
-        self.timeout_s = timeout_s
-        self.brain = Brain(self.cmd, "judge")
-
-    def __call__(self, size: int, moves: list[list[int]], rule: int) -> tuple[int | None, str | None]:
-        """The judge's evaluation for the side to move after `moves` under `rule`, and its move."""
-        time.sleep(self.delay_s)
-        lines = board_lines(size, moves, self.nodes, int(self.timeout_s * 1000), rule)
-        answered, ev, move = ask(self.brain, lines, self.timeout_s + 5)
-        if not answered:
-            self.brain.kill()
-            self.brain = Brain(self.cmd, "judge")
-        return score(ev), move
-
-    def close(self) -> None:
-        self.brain.close()
 
 
 def game_moves(game: dict) -> list[list[int]]:

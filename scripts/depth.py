@@ -23,12 +23,11 @@ import statistics
 import subprocess
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from referee import read_openings  # noqa: E402
+from gorinkit.paths import DEFAULT_ENGINE, OPENINGS
+from gorinkit.protocol import board_command
+from gorinkit.referee import read_openings
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-DEFAULT_BIN = os.path.join(ROOT, "target", "release", "pbrain-gorin")
-DEFAULT_OPENINGS = os.path.join(ROOT, "scripts", "openings", "gorin_freestyle_15.txt")
+DEFAULT_OPENINGS = str(OPENINGS / "gorin_freestyle_15.txt")
 DEFAULT_GAMES = (os.path.join(os.environ["GORIN_DATA"], "gomocup2016_games.jsonl")
                  if os.environ.get("GORIN_DATA") else None)
 LINE_RE = re.compile(r"^MESSAGE depth (\d+)-(\d+) ev (\S+) n (\S+) nps (\S+) tm (\d+)")
@@ -37,13 +36,6 @@ LINE_RE = re.compile(r"^MESSAGE depth (\d+)-(\d+) ev (\S+) n (\S+) nps (\S+) tm 
 def number(text: str) -> float:
     scale = {"K": 1e3, "M": 1e6}.get(text[-1], 1)
     return float(text.rstrip("KM")) * scale
-
-
-def board_command(size: int, moves: list[tuple[int, int]]) -> list[str]:
-    """BOARD in move order; the side to move owns field 1."""
-    me = len(moves) % 2
-    body = [f"{x},{y},{1 if i % 2 == me else 2}" for i, (x, y) in enumerate(moves)]
-    return [f"START {size}", "BOARD", *body, "DONE"]
 
 
 def positions(openings: str, games_file: str | None, games: int,
@@ -65,7 +57,7 @@ def positions(openings: str, games_file: str | None, games: int,
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--engine", default=DEFAULT_BIN, help="brain command (shell words)")
+    ap.add_argument("--engine", default=DEFAULT_ENGINE, help="brain command (shell words)")
     ap.add_argument("--turn-ms", type=int, default=1000)
     ap.add_argument("--openings", default=DEFAULT_OPENINGS, help="15x15 openings, one a line")
     ap.add_argument("--games-file", default=DEFAULT_GAMES,

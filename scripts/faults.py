@@ -44,13 +44,11 @@ import time
 from pathlib import Path
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from brainproc import Brain, BrainDied, is_chatter, out, parse_move  # noqa: E402
-from referee import Board  # noqa: E402
-from stop_latency import POSITIONS, SIZE, board_lines  # noqa: E402
-
-REPO = Path(__file__).resolve().parent.parent
-DEFAULT_ENGINE = str(REPO / "target" / "release" / "pbrain-gorin")
+from gorinkit.brain import Brain, BrainDied, out  # noqa: E402
+from gorinkit.protocol import is_chatter  # noqa: E402
+from gorinkit.quiet import POSITIONS, SIZE, legal_move, quiet_board, referee_board  # noqa: E402
+from gorinkit.referee import Board  # noqa: E402
+from gorinkit import cli  # noqa: E402
 EXIT_LIMIT_S = 1.0
 CLK_TCK = os.sysconf("SC_CLK_TCK")
 
@@ -113,43 +111,20 @@ class Faults:
         os.environ.pop("RUST_LOG", None)
         b = Brain(self.cmd, "gorin", self.stderr.append)
         t0 = b.send(*infos, "INFO rule 0", f"START {SIZE}")
-        line = self.wait_reply(b, t0 + 10)
+        line = b.reply(t0 + 10)
         if line is None or line[1] != "OK":
             b.close()
             raise RuntimeError(f"START answered {line!r}")
         return b
 
-    def wait_reply(self, b: Brain, deadline: float) -> tuple[float, str] | None:
-        """Next non-MESSAGE line before the deadline; None on time-out or EOF."""
-        while True:
-            got = b.read(deadline - time.monotonic())
-            if got is None or got[1] is None:
-                return None
-            if is_chatter(got[1]):
-                continue
-            return got  # type: ignore[return-value]
-
-    def legal(self, board: Board, line: str) -> tuple[int, int] | None:
-        mv = parse_move(line)
-        if mv is None or not board.inside(*mv) or board.get(*mv):
-            return None
-        return mv
-
-    @staticmethod
-    def board_of(stones: list[tuple[int, int]]) -> Board:
-        board = Board(SIZE)
-        for i, (x, y) in enumerate(stones):
-            board.place(x, y, i % 2)
-        return board
-
     def reply_to(self, check: Check, b: Brain, lines: list[str], board: Board, wait_s: float):
         """Send lines, wait for the move; (t_sent, t_reply, move) or None (failure noted)."""
         t0 = b.send(*lines)
-        got = self.wait_reply(b, t0 + wait_s)
+        got = b.reply(t0 + wait_s)
         if got is None:
             check.fail(f"no reply within {wait_s:.1f} s to {lines[0]}")
             return None
-        mv = self.legal(board, got[1])
+        mv = legal_move(board, got[1])
         if mv is None:
             check.fail(f"bad reply {got[1]!r} to {lines[0]}")
             return None
@@ -188,27 +163,27 @@ class Faults:
         q, p = POSITIONS[(rep + 1) % len(POSITIONS)], POSITIONS[rep % len(POSITIONS)]
         b = self.spawn(self.turn_infos(T))
         try:
-            if self.reply_to(check, b, board_lines(q), self.board_of(q), T / 1000 + 2) is None:
+            if self.reply_to(check, b, quiet_board(q), referee_board(q), T / 1000 + 2) is None:
                 return None
-            board = self.board_of(p)
+            board = referee_board(p)
             if stop == "none":
-                got = self.reply_to(check, b, board_lines(p), board, T / 1000 + 2)
+                got = self.reply_to(check, b, quiet_board(p), board, T / 1000 + 2)
                 return None if got is None else (got[1] - got[0]) * 1000
             os.kill(b.proc.pid, signal.SIGSTOP)
             if stop == "gj":
                 time.sleep(a.stop_ms / 1000)
                 os.kill(b.proc.pid, signal.SIGCONT)
-                got = self.reply_to(check, b, board_lines(p), board, T / 1000 + 2)
+                got = self.reply_to(check, b, quiet_board(p), board, T / 1000 + 2)
                 return None if got is None else (got[1] - got[0]) * 1000
-            b.send(*board_lines(p))
+            b.send(*quiet_board(p))
             time.sleep(a.stop_ms / 1000)
             t_cont = time.monotonic()
             os.kill(b.proc.pid, signal.SIGCONT)
-            got = self.wait_reply(b, t_cont + T / 1000 + 2)
+            got = b.reply(t_cont + T / 1000 + 2)
             if got is None:
                 check.fail(f"rep {rep + 1}: no reply within {T + 2000} ms of SIGCONT")
                 return None
-            if self.legal(board, got[1]) is None:
+            if legal_move(board, got[1]) is None:
                 check.fail(f"rep {rep + 1}: bad reply {got[1]!r}")
             return (got[0] - t_cont) * 1000
         finally:
@@ -245,16 +220,16 @@ class Faults:
             if match_clock:
                 infos = ["INFO timeout_turn 60000", f"INFO timeout_match {a.match_ms}",
                          f"INFO max_memory {a.max_memory}"]
-                lines = [f"INFO time_left {a.match_ms}"] + board_lines(stones)
+                lines = [f"INFO time_left {a.match_ms}"] + quiet_board(stones)
                 # A brain takes at most a third of its time left for one move (Gorin: far less).
                 deadline_ms = a.match_ms / 3
             else:
                 infos = self.turn_infos(a.turn_ms)
-                lines = board_lines(stones)
+                lines = quiet_board(stones)
                 deadline_ms = a.turn_ms
             b = self.spawn(infos)
             try:
-                board = self.board_of(stones)
+                board = referee_board(stones)
                 t0 = b.send(*lines)
                 time.sleep(delay / 1000)
                 os.kill(b.proc.pid, signal.SIGSTOP)
@@ -266,11 +241,11 @@ class Faults:
                 time.sleep(max(0.0, t0 + deadline_ms / 1000 + a.stop_extra_ms / 1000 - time.monotonic()))
                 t_cont = time.monotonic()
                 os.kill(b.proc.pid, signal.SIGCONT)
-                got = self.wait_reply(b, t_cont + 5)
+                got = b.reply(t_cont + 5)
                 if got is None:
                     check.fail(f"rep {rep + 1}: no move within 5 s of SIGCONT")
                     continue
-                if self.legal(board, got[1]) is None:
+                if legal_move(board, got[1]) is None:
                     check.fail(f"rep {rep + 1}: bad reply {got[1]!r}")
                 ms = (got[0] - t_cont) * 1000
                 valid += 1
@@ -293,7 +268,7 @@ class Faults:
         try:
             stones = POSITIONS[0]
             if mid_search:
-                t0 = b.send(*board_lines(stones))
+                t0 = b.send(*quiet_board(stones))
                 time.sleep(0.2)
                 if [line for line in b.drain() if not is_chatter(line)]:
                     check.note("spoiled: the move came within 200 ms")
@@ -327,7 +302,7 @@ class Faults:
             if how == "SIGTERM" and code not in (0, -signal.SIGTERM):
                 check.fail(f"exit code {code}")
             if how == "EOF" and mid_search:
-                if len(got) != 1 or self.legal(self.board_of(stones), got[0]) is None:
+                if len(got) != 1 or legal_move(referee_board(stones), got[0]) is None:
                     check.fail(f"expected the pending move, got {got}")
             elif got:
                 check.fail(f"unexpected output {got}")
@@ -365,12 +340,12 @@ class Faults:
                 check.fail(f"no OK to START ({buf!r})")
                 return
             if when == "thinking":
-                send(*board_lines(POSITIONS[0]))
+                send(*quiet_board(POSITIONS[0]))
                 time.sleep(0.2)
                 proc.stdout.close()
             else:
                 proc.stdout.close()
-                send(*board_lines(POSITIONS[0]))
+                send(*quiet_board(POSITIONS[0]))
             # Wait until the move would have been written (the search's end), then watch the CPU.
             time.sleep((T / 1000 if T else 0) + 0.3)
             exited_early = proc.poll()
@@ -440,9 +415,7 @@ class Faults:
 
 
 def main() -> int:
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
-                                formatter_class=argparse.ArgumentDefaultsHelpFormatter)
-    p.add_argument("--engine", default=DEFAULT_ENGINE, help="brain command (the brain itself, no wrapper)")
+    p = cli.parser(__doc__, "brain command (the brain itself, no wrapper)")
     p.add_argument("--turn-ms", type=int, default=1000, help="timeout_turn of the searches")
     p.add_argument("--match-ms", type=int, default=9000, help="timeout_match of stop-during-match")
     p.add_argument("--stop-ms", type=int, default=2500, help="how long a brain stays stopped between moves")

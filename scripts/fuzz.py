@@ -40,10 +40,9 @@ import time
 from collections import Counter, deque
 from dataclasses import dataclass, field
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-
-from brainproc import Brain, BrainDied, is_chatter  # noqa: E402
-import fuzzmodel as fm  # noqa: E402
+from gorinkit import fuzzmodel as fm
+from gorinkit.brain import Brain, BrainDied
+from gorinkit.protocol import is_chatter
 
 SLACK_MS = 2000  # every reply bound: a move's turn time plus this, anything else this
 END_BOUND_S = 2.0  # exit after END

@@ -10,15 +10,12 @@ Usage (as a Gomocup brain): python3 scripts/greedy.py [--seed N]
 
 from __future__ import annotations
 
-import argparse
 import random
 import sys
-from pathlib import Path
 
 sys.dont_write_bytecode = True
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from brainkit import run  # noqa: E402
-from referee import BLACK, DIRECTIONS, RENJU, Board, near_points  # noqa: E402
+from gorinkit.brainkit import main  # noqa: E402
+from gorinkit.referee import BLACK, DIRECTIONS, RENJU, Board, near_points  # noqa: E402
 
 # Score of joining `n` own stones in a line (n = stones beside the point) with `open_ends` of the
 # two ends empty: [n][open_ends]. Five is handled before scoring.
@@ -34,17 +31,8 @@ DEFENCE_WEIGHT = 0.9
 
 def line_count(board: Board, x: int, y: int, dx: int, dy: int, colour: int) -> tuple[int, int]:
     """(own stones adjacent to (x, y) on both sides along (dx, dy), empty ends of that run)."""
-    me = colour + 1
-    n, open_ends = 0, 0
-    for sx, sy in ((dx, dy), (-dx, -dy)):
-        i = 1
-        while board.inside(x + i * sx, y + i * sy) and board.get(x + i * sx, y + i * sy) == me:
-            n += 1
-            i += 1
-        ex, ey = x + i * sx, y + i * sy
-        if board.inside(ex, ey) and not board.get(ex, ey):
-            open_ends += 1
-    return min(n, 4), open_ends
+    length, ends = board.line_ends(x, y, dx, dy, colour)
+    return min(length - 1, 4), ends.count(0)
 
 
 def point_score(board: Board, x: int, y: int, colour: int) -> float:
@@ -87,12 +75,5 @@ def make_chooser(rng: random.Random):
     return choose
 
 
-def main() -> None:
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--seed", type=int, default=None)
-    a = p.parse_args()
-    run("greedy", make_chooser(random.Random(a.seed)))
-
-
 if __name__ == "__main__":
-    main()
+    main("greedy", make_chooser, __doc__)

@@ -39,16 +39,15 @@ import sys
 from pathlib import Path
 
 sys.dont_write_bytecode = True
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from brainproc import Brain, BrainDied, is_chatter  # noqa: E402
-import referee  # noqa: E402
-from referee import BLACK, DIRECTIONS, RENJU, WHITE, Board  # noqa: E402
+from gorinkit import gamegen, referee  # noqa: E402
+from gorinkit.brain import Brain, BrainDied  # noqa: E402
+from gorinkit.paths import DEFAULT_ENGINE, OPENINGS, REPO, SHIPPED_DATA  # noqa: E402
+from gorinkit.protocol import board_body, is_chatter  # noqa: E402
+from gorinkit.referee import BLACK, DIRECTIONS, RENJU, Board  # noqa: E402
 
-ROOT = Path(__file__).resolve().parent.parent
-ENGINE = str(ROOT / "target" / "release" / "pbrain-gorin")
-OPENINGS_OUT = ROOT / "scripts" / "openings" / "gorin_freestyle_15.txt"
-DATA_DIR = ROOT / "protocol-tests" / "data"
-GAMES_OUT = ROOT / "target" / "make_data" / "renju_games.jsonl"
+OPENINGS_OUT = OPENINGS / "gorin_freestyle_15.txt"
+DATA_DIR = SHIPPED_DATA
+GAMES_OUT = REPO / "target" / "make_data" / "renju_games.jsonl"
 SIZE = 15
 READ_S = 30.0
 WIN = "win"
@@ -86,12 +85,6 @@ class Gorin:
 
     def close(self) -> None:
         self.brain.close()
-
-
-def board_body(moves: list[Point]) -> list[str]:
-    """Stones in move order (black first); the side to move owns field 1."""
-    me = len(moves) % 2
-    return [f"{x},{y},{1 if i % 2 == me else 2}" for i, (x, y) in enumerate(moves)]
 
 
 def score_of(message: str) -> int | None:
@@ -157,15 +150,13 @@ def make_openings(a: argparse.Namespace) -> int:
 # Games
 # ---------------------------------------------------------------------------------------------
 def make_games(a: argparse.Namespace) -> int:
-    import gen_games
-
     out = Path(a.out)
     out.parent.mkdir(parents=True, exist_ok=True)
     for suffix in (".jsonl", ".sgf"):
         out.with_suffix(suffix).unlink(missing_ok=True)
     # One process at a time: with two, which game a pooled engine plays (and so its hash table)
     # would depend on timing.
-    return gen_games.main(["--engine", a.engine, "--games", str(a.count), "--nodes", str(a.nodes),
+    return gamegen.main(["--engine", a.engine, "--games", str(a.count), "--nodes", str(a.nodes),
                            "--turn-ms", "60000", "--seed", str(a.seed), "--rule", str(RENJU),
                            "--size", str(SIZE), "-j", "1", "--out", str(out.with_suffix(""))])
 
@@ -485,7 +476,7 @@ def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                 formatter_class=argparse.ArgumentDefaultsHelpFormatter)
     p.add_argument("what", choices=("openings", "games", "forbidden", "vcf", "all"))
-    p.add_argument("--engine", default=ENGINE, help="brain command (Gorin)")
+    p.add_argument("--engine", default=DEFAULT_ENGINE, help="brain command (Gorin)")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--nodes", type=int, default=None,
                    help="node limit a search (openings 100000, games 20000, vcf 200000)")

@@ -18,7 +18,6 @@ no reply within the turn time + 5 s).
 
 from __future__ import annotations
 
-import argparse
 import shlex
 import sys
 import threading
@@ -26,39 +25,14 @@ import time
 from pathlib import Path
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from brainproc import Brain, BrainDied, is_chatter, log, out, parse_move  # noqa: E402
-from referee import Board  # noqa: E402  (the referee: stop at a five)
-
-REPO = Path(__file__).resolve().parent.parent
-DEFAULT_ENGINE = str(REPO / "target" / "release" / "pbrain-gorin")
+from gorinkit.brain import Brain, BrainDied, log, out  # noqa: E402
+from gorinkit.procmem import hwm_bytes, uss_bytes  # noqa: E402
+from gorinkit.protocol import parse_move  # noqa: E402
+from gorinkit.referee import Board  # noqa: E402  (the referee: stop at a five)
+from gorinkit import cli  # noqa: E402
 NO_LIMIT_BYTES = 350 * 1024 * 1024
 REPLY_GRACE_S = 5.0
 START_WAIT_S = 10.0
-
-
-def read_kib(path: str, keys: tuple[str, ...]) -> int | None:
-    """Sum of the `key: N kB` lines named in keys, in bytes; None if the file is gone."""
-    total = 0
-    try:
-        with open(path) as f:
-            for line in f:
-                name, _, rest = line.partition(":")
-                if name in keys:
-                    total += int(rest.split()[0]) * 1024
-    except (FileNotFoundError, ProcessLookupError, PermissionError, ValueError):
-        return None
-    return total
-
-
-def uss_bytes(pid: int) -> int | None:
-    keys = ("Private_Clean", "Private_Dirty", "Private_Hugetlb")
-    v = read_kib(f"/proc/{pid}/smaps_rollup", keys)
-    return v if v is not None else read_kib(f"/proc/{pid}/smaps", keys)
-
-
-def hwm_bytes(pid: int) -> int | None:
-    return read_kib(f"/proc/{pid}/status", ("VmHWM",))
 
 
 class Sampler(threading.Thread):
@@ -87,9 +61,7 @@ def mib(n: int | None) -> str:
 
 
 def main() -> int:
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
-                                formatter_class=argparse.ArgumentDefaultsHelpFormatter)
-    p.add_argument("--engine", default=DEFAULT_ENGINE, help="brain command (shell words)")
+    p = cli.parser(__doc__)
     p.add_argument("--engine2", default=None, help="opponent command (default: same as --engine)")
     p.add_argument("--max-memory", type=int, default=67_108_864, help="INFO max_memory bytes")
     p.add_argument("--moves", type=int, default=20, help="moves to play (both sides together)")
@@ -185,15 +157,8 @@ def main() -> int:
 
 def wait_line(b: Brain, deadline: float, verbose: bool) -> str | None:
     """Next non-MESSAGE/DEBUG line before the deadline; None on time-out or EOF."""
-    while True:
-        got = b.read(deadline - time.monotonic())
-        if got is None or got[1] is None:
-            return None
-        if is_chatter(got[1]):
-            if verbose:
-                log(f"[{b.name}] {got[1]}")
-            continue
-        return got[1]
+    got = b.reply(deadline, (lambda line: log(f"[{b.name}] {line}")) if verbose else None)
+    return None if got is None else got[1]
 
 
 if __name__ == "__main__":

@@ -18,31 +18,21 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import shlex
 import statistics
 import sys
 import time
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from brainproc import Brain, BrainDied, is_chatter, parse_move  # noqa: E402
+from gorinkit.brain import Brain, BrainDied
+from gorinkit.paths import DEFAULT_ENGINE, SHIPPED_DATA
+from gorinkit.protocol import is_chatter, parse_move, stones_body
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-DEFAULT_BIN = os.path.join(ROOT, "target", "release", "pbrain-gorin")
-DEFAULT_FILE = os.path.join(ROOT, "protocol-tests", "data", "renju_vcf_selfplay.jsonl")
+DEFAULT_FILE = str(SHIPPED_DATA / "renju_vcf_selfplay.jsonl")
 
 
 def board_lines(black: list, white: list, to_move: str) -> list[str]:
-    """A BOARD body in move order (black, white, black, ...); the side to move is field 1."""
-    own_black = to_move == "black"
-    lines = ["BOARD"]
-    for i in range(max(len(black), len(white))):
-        for stones, is_black in ((black, True), (white, False)):
-            if i < len(stones):
-                x, y = stones[i]
-                lines.append(f"{x},{y},{1 if is_black == own_black else 2}")
-    lines.append("DONE")
-    return lines
+    """BOARD in move order (black, white, black, ...); the side to move is field 1."""
+    return ["BOARD", *stones_body(black, white, to_move == "black"), "DONE"]
 
 
 def ask(brain: Brain, lines: list[str], wait_s: float) -> tuple[tuple[int, int] | None, float, str]:
@@ -95,7 +85,7 @@ def defender_lost(cmd: list[str], puzzle: dict, move: tuple[int, int], verify_ms
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--engine", default=DEFAULT_BIN, help="brain command (shell words)")
+    ap.add_argument("--engine", default=DEFAULT_ENGINE, help="brain command (shell words)")
     ap.add_argument("--file", default=DEFAULT_FILE)
     ap.add_argument("--turn-ms", type=int, default=1000, help="INFO timeout_turn per puzzle")
     ap.add_argument("--verify-ms", type=int, default=3000, help="defender's search for other moves")

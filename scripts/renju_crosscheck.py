@@ -78,11 +78,10 @@ import random
 import sys
 import time
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from brainproc import Brain, BrainDied, is_chatter  # noqa: E402
-
-import referee  # noqa: E402
-from referee import foul_kinds, package_foul_type as get_foul_type  # noqa: E402
+from gorinkit import referee
+from gorinkit.brain import Brain, BrainDied
+from gorinkit.protocol import is_chatter, stones_body
+from gorinkit.referee import foul_kinds, package_foul_type as get_foul_type
 
 if not referee.RENJU_PACKAGE:  # pragma: no cover
     sys.stderr.write("renju_crosscheck.py needs the PyPI package `renju` (pip install renju==0.1.0)\n")
@@ -356,11 +355,8 @@ class Gorin:
     def forbidden(self, black, white) -> set[Point]:
         if len(black) < len(white):
             raise ValueError("more white than black stones: Gorin would swap the colours")
-        own, opp = black, white  # own count >= opponent count: own side is black
-        lines = ["YXBOARD"]
-        lines += ["%d,%d,1" % p for p in own]
-        lines += ["%d,%d,2" % p for p in opp]
-        lines += ["DONE", "YXSHOWFORBID"]
+        # Own count >= opponent count: the own side (field 1) is black.
+        lines = ["YXBOARD", *stones_body(black, white, own_black=True), "DONE", "YXSHOWFORBID"]
         t0 = time.perf_counter()
         self.brain.send(*lines)
         line = self._expect(lambda s: s.upper().startswith("FORBID"), "FORBID")
@@ -378,7 +374,7 @@ class Gorin:
 
 
 # ---- main --------------------------------------------------------------------------------------
-def main() -> int:
+def parse_args() -> argparse.Namespace:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--engine", default=os.path.join(HERE, "..", "target", "release", "pbrain-gorin"),
                     help="brain command (default target/release/pbrain-gorin)")
@@ -399,133 +395,140 @@ def main() -> int:
                          "its RIF-five variant (see the module docstring)")
     ap.add_argument("--strict-cases", action="store_true",
                     help="also fail when the package contradicts a forbidden-case file")
-    args = ap.parse_args()
-    if args.seed is None:
-        args.seed = random.randrange(1 << 31)
-    t_start = time.perf_counter()
-    print("renju cross-check: Gorin (%s) vs PyPI renju.check_forbid; seed %d, %d generated "
-          "positions (game share %.2f)%s" % (args.engine, args.seed, args.positions,
-                                              args.game_share, "" if args.no_files else " + files"))
+    return ap.parse_args()
+
+
+def run_tasks(pool, tasks):
+    """`analyse` over the tasks, in the pool when there is one, results in order."""
+    if pool is None:
+        return map(analyse, tasks)
+    return pool.imap(analyse, tasks, chunksize=8)
+
+
+def game_results(args: argparse.Namespace, pool, n_game: int, stats: dict):
+    """Analysed game positions, n_game of them (the last game is cut). Every point of the
+    first --verify-prefilter positions of game 0 is asked."""
+    left = n_game
+    index = 0
+    batch = 2 * args.jobs
+    while left > 0:
+        jobs = [(args.seed, index + i, args.verify_prefilter if index + i == 0 else 0)
+                for i in range(batch)]
+        index += batch
+        results = pool.imap(game_batch, jobs) if pool else map(game_batch, jobs)
+        for res in results:
+            if left <= 0:
+                break
+            stats["games"] += 1
+            for r in res[:left]:
+                yield r
+            left -= min(left, len(res))
+
+
+def make_sources(args: argparse.Namespace, pool, stats: dict) -> tuple[list, list[dict]]:
+    """The sources as (name, function giving its analysed positions), and the forbidden cases.
+    Each source is started only when the previous one is done (with -j, the pool works on the
+    source being compared, so Gorin never waits behind another source's queue)."""
     n_game = round(args.positions * args.game_share)
     n_dense = args.positions - n_game
-
-    pool = None
-    if args.jobs > 1:
-        import multiprocessing
-        pool = multiprocessing.Pool(args.jobs)
-
-    def run_tasks(tasks):
-        if pool is None:
-            return map(analyse, tasks)
-        return pool.imap(analyse, tasks, chunksize=8)
-
-    def game_results():
-        """Analysed game positions, n_game of them (the last game is cut). Every point of the
-        first --verify-prefilter positions of game 0 is asked."""
-        left = n_game
-        index = 0
-        batch = 2 * args.jobs
-        while left > 0:
-            jobs = [(args.seed, index + i, args.verify_prefilter if index + i == 0 else 0)
-                    for i in range(batch)]
-            index += batch
-            results = pool.imap(game_batch, jobs) if pool else map(game_batch, jobs)
-            for res in results:
-                if left <= 0:
-                    break
-                stats["games"] += 1
-                for r in res[:left]:
-                    yield r
-                left -= min(left, len(res))
-
-    stats = {"games": 0}
-    # each source is started only when the previous one is done (with -j, the pool works on the
-    # source being compared, so Gorin never waits behind another source's queue)
-    sources = [("game", game_results)]
-    sources.append(("dense", lambda: run_tasks(
+    sources = [("game", lambda: game_results(args, pool, n_game, stats))]
+    sources.append(("dense", lambda: run_tasks(pool, (
         ("dense", "dense %d" % i, *dense_position(args.seed, i), i < args.verify_prefilter)
-        for i in range(n_dense))))
+        for i in range(n_dense)))))
     cases = []
     if not args.no_files:
         puzzles = load_jsonl(["renju_vcf_selfplay.jsonl"], "renju_vcf_puzzles.jsonl")
-        sources.append(("puzzle", lambda: run_tasks(
+        sources.append(("puzzle", lambda: run_tasks(pool, (
             ("puzzle", "puzzle %s" % r.get("id", i), r["black"], r["white"],
-             i < args.verify_prefilter) for i, r in enumerate(puzzles))))
+             i < args.verify_prefilter) for i, r in enumerate(puzzles)))))
         cases = load_jsonl(["renju_forbidden_quintet.jsonl", "renju_forbidden_selfplay.jsonl"],
                            "renju_forbidden_cases.jsonl")
         # every point of these few positions is checked by the package
-        sources.append(("case", lambda: run_tasks(
-            ("case", "case %s" % r["id"], r["black"], r["white"], True) for r in cases)))
+        sources.append(("case", lambda: run_tasks(pool, (
+            ("case", "case %s" % r["id"], r["black"], r["white"], True) for r in cases))))
+    return sources, cases
 
-    gorin = Gorin(args.engine.split() if " " in args.engine else [args.engine])
-    per = {}  # source -> counters
-    disagreements = []
-    prefilter_misses = []
-    case_results = {}
-    self_check_bad = []
-    total = dict(positions=0, points=0, calls=0, same=0, pkg_s=0.0, forbidden=0, same_rif=0,
-                 pkg_rif_differ=0, skipped=0)
-    kinds_seen = {1: 0, 2: 0, 3: 0}
-    try:
-        for name, make in sources:
-            results = make()
-            c = per.setdefault(name, dict(positions=0, points=0, calls=0, same=0, forbidden=0,
-                                          stones=0, same_rif=0, pkg_rif_differ=0, skipped=0))
-            for r in results:
-                try:
-                    gset = gorin.forbidden(r["black"], r["white"])
-                except ValueError:
-                    c["skipped"] += 1
-                    continue
-                pkg = dict(r["fouls"])
-                pkg.update(r["prefilter_miss"])
-                if r["prefilter_miss"]:
-                    prefilter_misses.append(r)
-                pset = set(pkg)
-                c["positions"] += 1
-                c["points"] += r["empty"]
-                c["calls"] += r["calls"]
-                c["forbidden"] += len(pset)
-                c["stones"] += len(r["black"]) + len(r["white"])
-                total["pkg_s"] += r["pkg_s"]
-                for k in pkg.values():
-                    kinds_seen[k] += 1
-                rif = r["rif"]
-                rset = set(rif)
-                if r["self_check"]:
-                    self_check_bad.append(r)
-                c["same"] += gset == pset
-                c["same_rif"] += gset == rset
-                c["pkg_rif_differ"] += pset != rset
-                if gset != pset or gset != rset:
-                    r["gorin"] = gset
-                    r["pkg"] = pkg
-                    disagreements.append(r)
-                if name == "case":
-                    case_results[r["label"]] = (pkg, rif, gset)
-    except BrainDied as e:
-        print("Gorin failed: %s" % e)
-        gorin.brain.kill()
-        return 1
-    finally:
-        if pool is not None:
-            pool.terminate()
-    gorin.close()
-    wall = time.perf_counter() - t_start
 
-    # ---- report --------------------------------------------------------------------------------
-    def pct(a, b):
-        return 100.0 * a / max(1, b)
+class Tally:
+    """What the comparison found: counters per source and in total, and the positions to report."""
 
+    def __init__(self):
+        self.per = {}  # source -> counters
+        self.disagreements = []
+        self.prefilter_misses = []
+        self.case_results = {}
+        self.self_check_bad = []
+        self.total = dict(positions=0, points=0, calls=0, same=0, pkg_s=0.0, forbidden=0, same_rif=0,
+                          pkg_rif_differ=0, skipped=0)
+        self.kinds_seen = {1: 0, 2: 0, 3: 0}
+
+    def add(self, name: str, r: dict, gset: set) -> None:
+        """One analysed position `r` of source `name`, and Gorin's forbidden points `gset`."""
+        c = self.source(name)
+        pkg = dict(r["fouls"])
+        pkg.update(r["prefilter_miss"])
+        if r["prefilter_miss"]:
+            self.prefilter_misses.append(r)
+        pset = set(pkg)
+        c["positions"] += 1
+        c["points"] += r["empty"]
+        c["calls"] += r["calls"]
+        c["forbidden"] += len(pset)
+        c["stones"] += len(r["black"]) + len(r["white"])
+        self.total["pkg_s"] += r["pkg_s"]
+        for k in pkg.values():
+            self.kinds_seen[k] += 1
+        rif = r["rif"]
+        rset = set(rif)
+        if r["self_check"]:
+            self.self_check_bad.append(r)
+        c["same"] += gset == pset
+        c["same_rif"] += gset == rset
+        c["pkg_rif_differ"] += pset != rset
+        if gset != pset or gset != rset:
+            r["gorin"] = gset
+            r["pkg"] = pkg
+            self.disagreements.append(r)
+        if name == "case":
+            self.case_results[r["label"]] = (pkg, rif, gset)
+
+    def source(self, name: str) -> dict:
+        return self.per.setdefault(name, dict(positions=0, points=0, calls=0, same=0, forbidden=0,
+                                              stones=0, same_rif=0, pkg_rif_differ=0, skipped=0))
+
+    def sum_sources(self) -> None:
+        for c in self.per.values():
+            for k in ("positions", "points", "calls", "same", "forbidden", "same_rif",
+                      "pkg_rif_differ", "skipped"):
+                self.total[k] += c[k]
+
+
+def compare(sources: list, gorin: Gorin, tally: Tally) -> None:
+    """Gorin's forbidden points for every analysed position of every source, into the tally."""
+    for name, make in sources:
+        results = make()
+        tally.source(name)
+        for r in results:
+            try:
+                gset = gorin.forbidden(r["black"], r["white"])
+            except ValueError:
+                tally.source(name)["skipped"] += 1
+                continue
+            tally.add(name, r, gset)
+
+
+def pct(a, b):
+    return 100.0 * a / max(1, b)
+
+
+def print_table(tally: Tally, stats: dict, args: argparse.Namespace) -> None:
+    per, total = tally.per, tally.total
     print()
     print("agree = Gorin's set identical to the package's; agree-rif = to the RIF-five variant's")
     print("%-7s %9s %6s %8s %8s %9s %9s %9s %9s %9s" % (
         "source", "positions", "stones", "points", "pkg-ask", "forbidden", "identical", "agree",
         "ident-rif", "agree-rif"))
-    for name, c in per.items():
-        for k in ("positions", "points", "calls", "same", "forbidden", "same_rif",
-                  "pkg_rif_differ", "skipped"):
-            total[k] += c[k]
+    tally.sum_sources()
     rows = list(per.items()) + [("total", dict(total, stones=0))]
     for name, c in rows:
         print("%-7s %9d %6s %8d %8d %9d %9d %8.3f%% %9d %8.3f%%" % (
@@ -541,25 +544,28 @@ def main() -> int:
     if "game" in per:
         print("game positions come from %d random games" % stats["games"])
     print("the package's forbidden points by kind: %s" % ", ".join(
-        "%s %d" % (KIND[k], v) for k, v in kinds_seen.items()))
+        "%s %d" % (KIND[k], v) for k, v in tally.kinds_seen.items()))
     print("positions where the package and its RIF-five variant differ: %d"
           % total["pkg_rif_differ"])
     print("candidates: >= %d black stones within %d steps on the 4 lines; every point was asked "
           "in the first %d positions of each source and in every case" % (
               CAND_MIN_BLACK, CAND_REACH, args.verify_prefilter))
-    if prefilter_misses:
+    if tally.prefilter_misses:
         print("PREFILTER ARGUMENT BROKEN on %d positions (non-candidate forbidden points):"
-              % len(prefilter_misses))
-        for r in prefilter_misses[:5]:
+              % len(tally.prefilter_misses))
+        for r in tally.prefilter_misses[:5]:
             print("  %s: %s" % (r["label"], ", ".join("%s %s" % (alg(p), KIND[k])
                                                       for p, k in r["prefilter_miss"].items())))
     else:
         print("prefilter check: no non-candidate point was forbidden where all points were asked")
-    if self_check_bad:
+    if tally.self_check_bad:
         print("SELF-CHECK FAILED: the traced copy answers differently from renju.check_forbid on "
-              "%s" % ", ".join(r["label"] for r in self_check_bad))
+              "%s" % ", ".join(r["label"] for r in tally.self_check_bad))
 
-    # disagreements
+
+def print_disagreements(disagreements: list[dict], show: int) -> tuple[int, int]:
+    """The counts, then each distinct disagreement (the first `show`); returns the positions that
+    disagree with the package and with the RIF-five variant."""
     print()
     n_pkg = sum(1 for r in disagreements if r["gorin"] != set(r["pkg"]))
     n_rif = sum(1 for r in disagreements if r["gorin"] != set(r["rif"]))
@@ -580,67 +586,80 @@ def main() -> int:
         shown.append(r)
     if repeats:
         print("(%d of them repeat, in later plies of the same game, a difference already listed: "
-              "%d distinct; the first %d are shown)" % (repeats, len(shown),
-                                                        min(args.show, len(shown))))
-    for r in shown[:args.show]:
-        gset, pkg, rif = r["gorin"], r["pkg"], r["rif"]
-        only_p = sorted(set(pkg) - gset)
-        only_g = sorted(gset - set(pkg))
-        marks = {p: "P" for p in only_p}
-        marks.update({p: "G" for p in only_g})
-        marks.update({p: "*" for p in gset & set(pkg)})
-        print()
-        print("%s: %d black, %d white (X black, O white; * both say forbidden, P package only, "
-              "G Gorin only)" % (r["label"], len(r["black"]), len(r["white"])))
-        print(board_ascii(r["black"], r["white"], marks))
-        print("  black (move order): %s" % " ".join(alg(p) for p in r["black"]))
-        print("  white (move order): %s" % " ".join(alg(p) for p in r["white"]))
-        for p in only_p:
-            print("  package only: %s (%d,%d) %s; RIF-five variant: %s" % (
-                alg(p), p[0], p[1], KIND[pkg[p]], KIND[rif.get(p, 0)]))
-        for p in only_g:
-            print("  Gorin only:   %s (%d,%d)%s; RIF-five variant: %s" % (
-                alg(p), p[0], p[1], "" if p in r["cand"] else " [not even a candidate]",
-                KIND[rif.get(p, 0)]))
-        for p in sorted((set(rif) ^ gset) - set(only_p) - set(only_g)):
-            print("  RIF-five variant differs from both at %s (%d,%d): %s" % (
-                alg(p), p[0], p[1], KIND[rif.get(p, 0)]))
-        print("  -> %s" % ("explained: Gorin = RIF-five variant" if gset == set(rif)
-                          else "NOT explained by the five rule"))
+              "%d distinct; the first %d are shown)" % (repeats, len(shown), min(show, len(shown))))
+    for r in shown[:show]:
+        print_disagreement(r)
+    return n_pkg, n_rif
 
-    # the cases file: package vs the file's expectations, Gorin vs them (for information)
-    case_bad = 0
-    if cases:
-        print()
-        print("forbidden-case files' expectations (package / RIF-five variant / Gorin):")
-        ok = [0, 0, 0]
-        for rec in cases:
-            pkg, rif, gset = case_results["case %s" % rec["id"]]
-            if rec["expected"] == "complete_set":
-                want = {tuple(f["point"]): KIND_FROM_FILE[f["kind"]] for f in rec["forbidden"]}
-                good = [pkg == want, rif == want, gset == set(want)]
-                what = "complete set {%s}" % ", ".join("%s %s" % (alg(p), KIND[k])
-                                                       for p, k in sorted(want.items()))
-                got = ["{%s}" % ", ".join("%s %s" % (alg(p), KIND[k]) for p, k in sorted(a.items()))
-                       for a in (pkg, rif)] + ["{%s}" % ", ".join(alg(p) for p in sorted(gset))]
-            else:
-                pt = tuple(rec["point"])
-                want_k = KIND_FROM_FILE[rec.get("kind")]
-                good = [pkg.get(pt, 0) == want_k, rif.get(pt, 0) == want_k,
-                        (pt in gset) == (want_k != 0)]
-                what = "point %s %s" % (alg(pt), KIND[want_k])
-                got = [KIND[a.get(pt, 0)] for a in (pkg, rif)] + [
-                    "forbidden" if pt in gset else "legal"]
-            for i in range(3):
-                ok[i] += good[i]
-            if not all(good):
-                print("  %s: expected %s; package %s%s; variant %s%s; Gorin %s%s" % (
-                    rec["id"], what, got[0], "" if good[0] else " (WRONG)", got[1],
-                    "" if good[1] else " (WRONG)", got[2], "" if good[2] else " (WRONG)"))
-        case_bad = len(cases) - ok[0]
-        print("  matching the file: package %d/%d, RIF-five variant %d/%d, Gorin %d/%d" % (
-            ok[0], len(cases), ok[1], len(cases), ok[2], len(cases)))
 
+def print_disagreement(r: dict) -> None:
+    """One position: its board with the differing points marked, and each point's kinds."""
+    gset, pkg, rif = r["gorin"], r["pkg"], r["rif"]
+    only_p = sorted(set(pkg) - gset)
+    only_g = sorted(gset - set(pkg))
+    marks = {p: "P" for p in only_p}
+    marks.update({p: "G" for p in only_g})
+    marks.update({p: "*" for p in gset & set(pkg)})
+    print()
+    print("%s: %d black, %d white (X black, O white; * both say forbidden, P package only, "
+          "G Gorin only)" % (r["label"], len(r["black"]), len(r["white"])))
+    print(board_ascii(r["black"], r["white"], marks))
+    print("  black (move order): %s" % " ".join(alg(p) for p in r["black"]))
+    print("  white (move order): %s" % " ".join(alg(p) for p in r["white"]))
+    for p in only_p:
+        print("  package only: %s (%d,%d) %s; RIF-five variant: %s" % (
+            alg(p), p[0], p[1], KIND[pkg[p]], KIND[rif.get(p, 0)]))
+    for p in only_g:
+        print("  Gorin only:   %s (%d,%d)%s; RIF-five variant: %s" % (
+            alg(p), p[0], p[1], "" if p in r["cand"] else " [not even a candidate]",
+            KIND[rif.get(p, 0)]))
+    for p in sorted((set(rif) ^ gset) - set(only_p) - set(only_g)):
+        print("  RIF-five variant differs from both at %s (%d,%d): %s" % (
+            alg(p), p[0], p[1], KIND[rif.get(p, 0)]))
+    print("  -> %s" % ("explained: Gorin = RIF-five variant" if gset == set(rif)
+                      else "NOT explained by the five rule"))
+
+
+def check_cases(cases: list[dict], case_results: dict) -> int:
+    """The cases files: the package against the files' expectations, and Gorin against them (for
+    information). Returns how many cases the package gets wrong."""
+    if not cases:
+        return 0
+    print()
+    print("forbidden-case files' expectations (package / RIF-five variant / Gorin):")
+    ok = [0, 0, 0]
+    for rec in cases:
+        pkg, rif, gset = case_results["case %s" % rec["id"]]
+        if rec["expected"] == "complete_set":
+            want = {tuple(f["point"]): KIND_FROM_FILE[f["kind"]] for f in rec["forbidden"]}
+            good = [pkg == want, rif == want, gset == set(want)]
+            what = "complete set {%s}" % ", ".join("%s %s" % (alg(p), KIND[k])
+                                                   for p, k in sorted(want.items()))
+            got = ["{%s}" % ", ".join("%s %s" % (alg(p), KIND[k]) for p, k in sorted(a.items()))
+                   for a in (pkg, rif)] + ["{%s}" % ", ".join(alg(p) for p in sorted(gset))]
+        else:
+            pt = tuple(rec["point"])
+            want_k = KIND_FROM_FILE[rec.get("kind")]
+            good = [pkg.get(pt, 0) == want_k, rif.get(pt, 0) == want_k,
+                    (pt in gset) == (want_k != 0)]
+            what = "point %s %s" % (alg(pt), KIND[want_k])
+            got = [KIND[a.get(pt, 0)] for a in (pkg, rif)] + [
+                "forbidden" if pt in gset else "legal"]
+        for i in range(3):
+            ok[i] += good[i]
+        if not all(good):
+            print("  %s: expected %s; package %s%s; variant %s%s; Gorin %s%s" % (
+                rec["id"], what, got[0], "" if good[0] else " (WRONG)", got[1],
+                "" if good[1] else " (WRONG)", got[2], "" if good[2] else " (WRONG)"))
+    print("  matching the file: package %d/%d, RIF-five variant %d/%d, Gorin %d/%d" % (
+        ok[0], len(cases), ok[1], len(cases), ok[2], len(cases)))
+    return len(cases) - ok[0]
+
+
+def verdict(args: argparse.Namespace, tally: Tally, gorin: Gorin, wall: float,
+            n_pkg: int, n_rif: int, case_bad: int) -> int:
+    """Times, agreement and the RESULT line; the exit status."""
+    total = tally.total
     print()
     print("time: %.1f s wall; package %.1f s in %d calls (%.2f ms a call%s); Gorin %.1f s for "
           "%d positions (%.2f ms a position, round trip)" % (
@@ -656,14 +675,48 @@ def main() -> int:
     if bad:
         fails.append("%d positions disagree with the %s" % (
             bad, "RIF-five variant" if args.reference == "rif" else "package"))
-    if prefilter_misses:
+    if tally.prefilter_misses:
         fails.append("prefilter argument broken")
-    if self_check_bad:
+    if tally.self_check_bad:
         fails.append("traced copy differs from the package")
     if args.strict_cases and case_bad:
         fails.append("package contradicts %d cases" % case_bad)
     print("RESULT: " + ("OK" if not fails else "FAIL (%s)" % "; ".join(fails)))
     return 1 if fails else 0
+
+
+def main() -> int:
+    args = parse_args()
+    if args.seed is None:
+        args.seed = random.randrange(1 << 31)
+    t_start = time.perf_counter()
+    print("renju cross-check: Gorin (%s) vs PyPI renju.check_forbid; seed %d, %d generated "
+          "positions (game share %.2f)%s" % (args.engine, args.seed, args.positions,
+                                              args.game_share, "" if args.no_files else " + files"))
+    pool = None
+    if args.jobs > 1:
+        import multiprocessing
+        pool = multiprocessing.Pool(args.jobs)
+    stats = {"games": 0}
+    sources, cases = make_sources(args, pool, stats)
+    gorin = Gorin(args.engine.split() if " " in args.engine else [args.engine])
+    tally = Tally()
+    try:
+        compare(sources, gorin, tally)
+    except BrainDied as e:
+        print("Gorin failed: %s" % e)
+        gorin.brain.kill()
+        return 1
+    finally:
+        if pool is not None:
+            pool.terminate()
+    gorin.close()
+    wall = time.perf_counter() - t_start
+
+    print_table(tally, stats, args)
+    n_pkg, n_rif = print_disagreements(tally.disagreements, args.show)
+    case_bad = check_cases(cases, tally.case_results)
+    return verdict(args, tally, gorin, wall, n_pkg, n_rif, case_bad)
 
 
 if __name__ == "__main__":

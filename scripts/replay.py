@@ -31,11 +31,9 @@ import shlex
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from blunders import DECIDED, FORCED_LOSS, MISSED_WIN, Judge  # noqa: E402
-from brainproc import Brain  # noqa: E402
-from depth import board_command  # noqa: E402
-from teacher import EVAL_RE, ask, is_mate  # noqa: E402
+from gorinkit.brain import Brain
+from gorinkit.evals import DECIDED, FORCED_LOSS, MISSED_WIN, Judge, ask, is_mate
+from gorinkit.protocol import board_command
 
 def load(path: str) -> list[dict]:
     """The saved positions worth replaying (the judge's move differs from the one played)."""

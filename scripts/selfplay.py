@@ -7,11 +7,9 @@ Everything else is match.py's; see scripts/README.md.
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 
 sys.dont_write_bytecode = True
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-import match  # noqa: E402
+from gorinkit import matchplay as match  # noqa: E402
 
 
 def translate(argv: list[str]) -> list[str]:

@@ -38,10 +38,10 @@ from pathlib import Path
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE))
-import match  # noqa: E402
-from brainproc import Brain, log, out, percentile  # noqa: E402
-from peak_rss import read_kib, uss_bytes  # noqa: E402
+from gorinkit import matchplay as match  # noqa: E402
+from gorinkit.brain import Brain, log, out, percentile  # noqa: E402
+from gorinkit.procmem import read_kib, uss_bytes  # noqa: E402
+from gorinkit import cli  # noqa: E402
 
 MIB = 1 << 20
 MEMORIES = {"64 MiB": 64 * MIB, "350 MiB": 350 * MIB, "1 GiB": 1024 * MIB}
@@ -317,9 +317,7 @@ def report(a: argparse.Namespace, runs: list[tuple[Cell, SoakMatch]], sampler: S
 
 # ---------------------------------------------------------------------------------------------
 def main() -> int:
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
-                                formatter_class=argparse.ArgumentDefaultsHelpFormatter)
-    p.add_argument("--engine", default=match.DEFAULT_ENGINE, help="Gorin binary (the brain itself, no wrapper)")
+    p = cli.parser(__doc__, "Gorin binary (the brain itself, no wrapper)")
     p.add_argument("-n", "--games", type=int, default=1000,
                    help="fast games (rounded up to fill every cell; 0 = long games only)")
     p.add_argument("--turn-ms", default="50,100", help="turn times of the fast games, used in turn per cell")

@@ -28,23 +28,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from brainproc import Brain, BrainDied, is_chatter, log, out, parse_move  # noqa: E402
+from gorinkit.brain import Brain, BrainDied, log, out  # noqa: E402
+from gorinkit.quiet import POSITIONS, SIZE, legal_move, quiet_board, referee_board  # noqa: E402
+from gorinkit.protocol import is_chatter  # noqa: E402
+from gorinkit import cli  # noqa: E402
 
-REPO = Path(__file__).resolve().parent.parent
-DEFAULT_ENGINE = str(REPO / "target" / "release" / "pbrain-gorin")
-SIZE = 15
 START_WAIT_S = 10.0
 THINK_TURN_MS = 30_000
-
-# Quiet middle-game positions, moves in order (black first), 5 black + 5 white: the brain is
-# black to move. No four, no open three for either side, so no brain should answer in 300 ms.
-POSITIONS = [
-    [(7, 7), (8, 6), (8, 8), (6, 6), (6, 8), (7, 8), (9, 7), (10, 6), (9, 9), (10, 10)],
-    [(7, 7), (7, 8), (8, 7), (6, 7), (8, 8), (9, 6), (6, 9), (8, 9), (9, 8), (10, 8)],
-    [(7, 7), (6, 6), (7, 6), (7, 5), (8, 5), (9, 4), (6, 8), (5, 9), (8, 8), (9, 9)],
-]
-
 
 @dataclass
 class Series:
@@ -71,11 +61,6 @@ class Series:
             if max(self.samples) > self.max_limit:
                 problems.append(f"max > {self.max_limit:g} ms")
         return "ok" if not problems else "FAIL: " + "; ".join(problems)
-
-
-def board_lines(stones: list[tuple[int, int]]) -> list[str]:
-    # Equal counts: the brain is black; black's stones (even indices) are its own.
-    return ["BOARD"] + [f"{x},{y},{1 if i % 2 == 0 else 2}" for i, (x, y) in enumerate(stones)] + ["DONE"]
 
 
 class Runner:
@@ -118,32 +103,65 @@ class Runner:
 
     def wait_line(self, brain: Brain, deadline: float) -> tuple[float, str] | None:
         """Next non-MESSAGE/DEBUG line before deadline; None on time-out or EOF."""
-        while True:
-            got = brain.read(deadline - time.monotonic())
-            if got is None or got[1] is None:
-                return None
-            if is_chatter(got[1]):
-                if self.args.verbose:
-                    log(f"[brain] {got[1]}")
-                continue
-            return got[0], got[1]
+        return brain.reply(deadline, (lambda line: log(f"[brain] {line}")) if self.args.verbose else None)
 
-    def check_move(self, series: Series, line: str, stones: list[tuple[int, int]]) -> None:
-        mv = parse_move(line)
-        if mv is None or not (0 <= mv[0] < SIZE and 0 <= mv[1] < SIZE) or mv in stones:
-            series.bad_moves += 1
-            series.notes.append(f"bad move {line!r}")
-
-    def measure_stop(self, series: Series, command: str, rep: int) -> None:
-        a = self.args
-        stones = POSITIONS[rep % len(POSITIONS)]
-        brain = self.spawn(THINK_TURN_MS)
+    def measured(self, series: Series, turn_ms: int, measure) -> None:
+        """`measure(brain)` on a fresh brain under `turn_ms`; a failed start or a closed stdin
+        counts as no reaction."""
+        brain = self.spawn(turn_ms)
         if brain is None:
             series.no_reaction += 1
             return
         try:
-            t_board = brain.send(*board_lines(stones))
-            early = self.wait_line(brain, t_board + a.delay_ms / 1000)
+            measure(brain)
+        except BrainDied as e:
+            series.no_reaction += 1
+            series.notes.append(f"stdin closed: {e}")
+        finally:
+            brain.close()
+
+    def move_sample(self, series: Series, brain: Brain, t0: float, stones: list[tuple[int, int]], missing: str) -> None:
+        """The move answering a command written at t0: its latency, and whether it is legal."""
+        got = self.wait_line(brain, t0 + max(self.args.max_ms / 1000 * 2, 5.0))
+        if got is None:
+            series.no_reaction += 1
+            series.notes.append(missing)
+            return
+        series.samples.append((got[0] - t0) * 1000)
+        if legal_move(referee_board(stones), got[1]) is None:
+            series.bad_moves += 1
+            series.notes.append(f"bad move {got[1]!r}")
+
+    def end_sample(self, series: Series, brain: Brain, t0: float) -> None:
+        """END written at t0: the time to the process exit; nothing may be printed after it."""
+        hard = t0 + max(self.args.max_ms / 1000 * 2, 5.0)
+        printed = []
+        while True:
+            got = brain.read(hard - time.monotonic())
+            if got is None:
+                series.no_reaction += 1
+                series.notes.append("still running after END")
+                return
+            if got[1] is None:
+                break
+            if not is_chatter(got[1]):
+                printed.append(got[1])
+        try:
+            brain.proc.wait(timeout=max(0.0, hard - time.monotonic()))
+        except Exception:
+            series.no_reaction += 1
+            series.notes.append("stdout closed but process still running after END")
+            return
+        series.samples.append((got[0] - t0) * 1000)
+        if printed and len(series.notes) < 3:
+            series.notes.append(f"printed {printed!r} after END (protocol: print nothing)")
+
+    def measure_stop(self, series: Series, command: str, rep: int) -> None:
+        stones = POSITIONS[rep % len(POSITIONS)]
+
+        def measure(brain: Brain) -> None:
+            t_board = brain.send(*quiet_board(stones))
+            early = self.wait_line(brain, t_board + self.args.delay_ms / 1000)
             if early is not None:
                 series.early += 1
                 if len(series.notes) < 3:
@@ -155,68 +173,25 @@ class Runner:
                 series.notes.append("brain died while thinking")
                 return
             t0 = brain.send(command)
-            hard = t0 + max(a.max_ms / 1000 * 2, 5.0)
             if command == "END":
-                printed = []
-                while True:
-                    got = brain.read(hard - time.monotonic())
-                    if got is None:
-                        series.no_reaction += 1
-                        series.notes.append("still running after END")
-                        return
-                    if got[1] is None:
-                        break
-                    if not is_chatter(got[1]):
-                        printed.append(got[1])
-                try:
-                    brain.proc.wait(timeout=max(0.0, hard - time.monotonic()))
-                except Exception:
-                    series.no_reaction += 1
-                    series.notes.append("stdout closed but process still running after END")
-                    return
-                series.samples.append((got[0] - t0) * 1000)
-                if printed and len(series.notes) < 3:
-                    series.notes.append(f"printed {printed!r} after END (protocol: print nothing)")
+                self.end_sample(series, brain, t0)
             else:
-                got = self.wait_line(brain, hard)
-                if got is None:
-                    series.no_reaction += 1
-                    series.notes.append(f"no move after {command}")
-                    return
-                series.samples.append((got[0] - t0) * 1000)
-                self.check_move(series, got[1], stones)
-        except BrainDied as e:
-            series.no_reaction += 1
-            series.notes.append(f"stdin closed: {e}")
-        finally:
-            brain.close()
+                self.move_sample(series, brain, t0, stones, f"no move after {command}")
+
+        self.measured(series, THINK_TURN_MS, measure)
 
     def measure_turn0(self, series: Series, rep: int) -> None:
         stones = POSITIONS[rep % len(POSITIONS)]
-        brain = self.spawn(0)
-        if brain is None:
-            series.no_reaction += 1
-            return
-        try:
-            t0 = brain.send(*board_lines(stones))
-            got = self.wait_line(brain, t0 + max(self.args.max_ms / 1000 * 2, 5.0))
-            if got is None:
-                series.no_reaction += 1
-                series.notes.append("no move with timeout_turn 0")
-                return
-            series.samples.append((got[0] - t0) * 1000)
-            self.check_move(series, got[1], stones)
-        except BrainDied as e:
-            series.no_reaction += 1
-            series.notes.append(f"stdin closed: {e}")
-        finally:
-            brain.close()
+
+        def measure(brain: Brain) -> None:
+            t0 = brain.send(*quiet_board(stones))
+            self.move_sample(series, brain, t0, stones, "no move with timeout_turn 0")
+
+        self.measured(series, 0, measure)
 
 
 def main() -> int:
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
-                                formatter_class=argparse.ArgumentDefaultsHelpFormatter)
-    p.add_argument("--engine", default=DEFAULT_ENGINE, help="brain command (shell words)")
+    p = cli.parser(__doc__)
     p.add_argument("-r", "--reps", type=int, default=20, help="repetitions per command")
     p.add_argument("--delay-ms", type=int, default=300, help="time into the search before the command")
     p.add_argument("--max-median-ms", type=float, default=100, help="limit for each median")

@@ -23,20 +23,13 @@ from __future__ import annotations
 import argparse
 import json
 import math
-import os
 import random
-import re
 import shlex
 import sys
 import threading
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from brainproc import Brain, looks_like_move, parse_move  # noqa: E402
-from depth import board_command  # noqa: E402
-
-# A mate reads `M` in Gorin and Rapfi, `v` in PentaZen (`ev +v25`).
-EVAL_RE = re.compile(r"(?:Eval| ev) ([+-]?[Mv]?\d+)")
-
+from gorinkit.brain import Brain
+from gorinkit.evals import ask, is_mate, position_lines
 
 def read_games(paths: list[str]) -> list[tuple[int, list[list[int]], str | None]]:
     """(size, moves, winner colour or None) per game; records without moves are skipped."""
@@ -75,37 +68,6 @@ def pick_spots(
         spots.extend((g, ply) for ply in range(skip_plies, end))
     random.Random(seed).shuffle(spots)
     return spots[:count]
-
-
-def board_lines(size: int, moves: list[list[int]], nodes: int, turn_ms: int, rule: int = 0) -> list[str]:
-    """A position for a teacher or judge; `rule` is the protocol's `INFO rule` number (a brain keeps
-    the last one it was sent, so every position names its own)."""
-    return [f"INFO rule {rule}", f"INFO max_node {nodes}", f"INFO timeout_turn {turn_ms}",
-            *board_command(size, moves)]
-
-
-def ask(brain: Brain, lines: list[str], timeout_s: float) -> tuple[bool, str | None, list[int] | None]:
-    """Whether the teacher answered in time, its last evaluation before the move (a brain may
-    move without one, e.g. when it plays a forced move at once), and the move (`[x, y]`, None
-    when unreadable)."""
-    brain.send(*lines)
-    ev = None
-    while True:
-        got = brain.read(timeout_s)
-        if got is None or got[1] is None:
-            return False, None, None
-        line = got[1].strip()
-        m = EVAL_RE.search(line)
-        if line.startswith("MESSAGE") and m:
-            ev = m.group(1)
-        elif looks_like_move(line):
-            move = parse_move(line)
-            return True, ev, None if move is None else list(move)
-
-
-def is_mate(ev: str) -> bool:
-    """Whether an evaluation of `EVAL_RE` is a proved result (either side's)."""
-    return "M" in ev or "v" in ev
 
 
 def probability(ev: str, scale: float) -> float:
@@ -156,7 +118,7 @@ def main() -> int:
             for i in range(k, len(spots), args.procs):
                 g, ply = spots[i]
                 size, moves, _ = games[g]
-                answered, ev, _ = ask(brain, board_lines(size, moves[:ply], args.nodes, args.turn_ms), timeout_s)
+                answered, ev, _ = ask(brain, position_lines(size, moves[:ply], args.nodes, args.turn_ms), timeout_s)
                 if not answered:
                     failures.append(i)
                     brain.kill()

@@ -23,9 +23,10 @@ import time
 from pathlib import Path
 
 sys.dont_write_bytecode = True
+# Run as a brain command (`python3 scripts/tests/fake_brain.py`), so Python puts scripts/tests,
+# not scripts/, on sys.path: the one script that has to name the package's folder.
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-import brainkit  # noqa: E402
-from random_brain import make_chooser  # noqa: E402
+from gorinkit import brainkit  # noqa: E402
 
 
 def main() -> None:
@@ -36,7 +37,7 @@ def main() -> None:
         at = int(args[i + 1])
         del args[i:i + 2]
     mode, rest = args[0], args[1:]
-    normal = make_chooser(random.Random(0))
+    normal = brainkit.random_chooser(random.Random(0))
     own_moves = [0]
     out = sys.stdout
 

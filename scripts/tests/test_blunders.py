@@ -8,38 +8,26 @@ Gorin judges a short game in which white ignores black's open three.
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 import tempfile
 import unittest
 from pathlib import Path
 
-sys.dont_write_bytecode = True
-HERE = Path(__file__).resolve().parent
-SCRIPTS = HERE.parent
-REPO = SCRIPTS.parent
-sys.path.insert(0, str(SCRIPTS))
+import blunders
+from gorinkit import evals
 
-import blunders  # noqa: E402
+from .common import GAME, GORIN, NEEDS_GORIN, SCRIPTS
 
-GORIN = Path(os.environ.get("GORIN_BIN", REPO / "target" / "release" / "pbrain-gorin"))
 
-# Black builds an open three on row 8 (h8 i8 j8); white's third move (a5, ply 5) ignores it,
-# black makes an open four and a five.
-GAME = {
-    "game": 1, "size": 15, "black": "judge", "white": "weak", "opening": [],
-    "moves": [[7, 7], [6, 8], [8, 7], [9, 9], [9, 7], [0, 4], [10, 7], [0, 6], [11, 7]],
-    "winner": "judge", "reason": "five by judge",
-}
 
 
 class Scores(unittest.TestCase):
     def test_mates_and_numbers(self) -> None:
-        self.assertEqual(blunders.score("+M3"), blunders.MATE - 3)
-        self.assertEqual(blunders.score("-M12"), -(blunders.MATE - 12))
-        self.assertEqual(blunders.score("-57"), -57)
-        self.assertIsNone(blunders.score(None))
+        self.assertEqual(evals.score("+M3"), evals.MATE - 3)
+        self.assertEqual(evals.score("-M12"), -(evals.MATE - 12))
+        self.assertEqual(evals.score("-57"), -57)
+        self.assertIsNone(evals.score(None))
 
     def test_engine_colour_by_name_prefix(self) -> None:
         self.assertEqual(blunders.engine_colour(GAME, "weak"), 1)
@@ -51,13 +39,13 @@ class Scores(unittest.TestCase):
         def judge(size, moves, rule):
             white_to_move = len(moves) % 2 == 1
             lost = len(moves) >= 6
-            ev = -(blunders.MATE - 3) if lost else -200
+            ev = -(evals.MATE - 3) if lost else -200
             return (ev if white_to_move else -ev), [6, 7]
 
         r = blunders.review(GAME, 1, judge, top=1)
         self.assertEqual([x["ply"] for x in r["rows"]], [1, 3, 5])
         self.assertEqual(r["worst"][0]["ply"], 5)
-        self.assertEqual(r["worst"][0]["after"], -(blunders.MATE - 3))
+        self.assertEqual(r["worst"][0]["after"], -(evals.MATE - 3))
 
     def test_the_judge_gets_the_games_rule(self) -> None:
         seen = []
@@ -74,13 +62,13 @@ class Scores(unittest.TestCase):
         self.assertEqual(set(seen), {0}, "a record without a rule is freestyle")
 
     def test_each_judge_position_names_its_rule_first(self) -> None:
-        lines = blunders.board_lines(15, [[7, 7], [8, 8]], 1000, 5000, 4)
+        lines = evals.position_lines(15, [[7, 7], [8, 8]], 1000, 5000, 4)
         self.assertEqual(lines[0], "INFO rule 4")
         self.assertIn("BOARD", lines)
         self.assertLess(lines.index("INFO rule 4"), lines.index("BOARD"))
 
 
-@unittest.skipUnless(GORIN.exists(), "needs the release build (cargo build --release)")
+@unittest.skipUnless(GORIN.exists(), NEEDS_GORIN)
 class WithGorinAsJudge(unittest.TestCase):
     def test_the_ignored_three_is_a_move_into_a_forced_loss(self) -> None:
         with tempfile.TemporaryDirectory() as tmp:

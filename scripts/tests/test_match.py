@@ -20,20 +20,15 @@ import tempfile
 import unittest
 from pathlib import Path
 
-sys.dont_write_bytecode = True
-HERE = Path(__file__).resolve().parent
-SCRIPTS = HERE.parent
-REPO = SCRIPTS.parent
-sys.path.insert(0, str(SCRIPTS))
+from gorinkit import matchplay as match
+from gorinkit import referee
+from gorinkit.referee import BLACK, WHITE, Board, OpeningError, is_draw, line_wins, parse_opening
 
-import match  # noqa: E402
-import referee  # noqa: E402
-from referee import BLACK, WHITE, Board, OpeningError, is_draw, line_wins, parse_opening  # noqa: E402
+from .common import GORIN, HERE, REPO, SCRIPTS
 
 PY = shlex.quote(sys.executable)
 FAKE = f"{PY} {shlex.quote(str(HERE / 'fake_brain.py'))}"
 RANDOM = f"{PY} {shlex.quote(str(SCRIPTS / 'random_brain.py'))} --seed 1"
-GORIN = Path(os.environ.get("GORIN_BIN", REPO / "target" / "release" / "pbrain-gorin"))
 # The honest opponent of the fake brains: Gorin when built (GORIN_BIN, else the release binary),
 # else the random brain.
 HONEST = shlex.quote(str(GORIN)) if GORIN.exists() else RANDOM

@@ -6,23 +6,17 @@
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 import tempfile
 import unittest
 from pathlib import Path
 
-sys.dont_write_bytecode = True
-HERE = Path(__file__).resolve().parent
-SCRIPTS = HERE.parent
-REPO = SCRIPTS.parent
-sys.path.insert(0, str(SCRIPTS))
+import replay
+from gorinkit import evals
 
-import replay  # noqa: E402
-from test_blunders import GAME  # noqa: E402
+from .common import GAME, GORIN, NEEDS_GORIN, SCRIPTS
 
-GORIN = Path(os.environ.get("GORIN_BIN", REPO / "target" / "release" / "pbrain-gorin"))
 LOST = -(replay.DECIDED + 5)
 
 
@@ -51,7 +45,7 @@ class Holding(unittest.TestCase):
             self.assertEqual([r["judge"] for r in replay.load(str(path))], [[6, 7], None])
 
 
-@unittest.skipUnless(GORIN.exists(), "needs the release build (cargo build --release)")
+@unittest.skipUnless(GORIN.exists(), NEEDS_GORIN)
 class WithGorin(unittest.TestCase):
     def test_the_saved_blunder_is_held_by_a_searching_engine(self) -> None:
         with tempfile.TemporaryDirectory() as tmp:
@@ -83,7 +77,7 @@ class WithGorin(unittest.TestCase):
 
     def test_a_win_is_read_only_from_a_proved_evaluation(self) -> None:
         def proved(line: str) -> bool:
-            m = replay.EVAL_RE.search(line)
+            m = evals.EVAL_RE.search(line)
             return replay.proved_win(m.group(1) if m else None)
 
         self.assertTrue(proved("MESSAGE depth 7-13 ev +M13 n 1.1M"))

@@ -8,22 +8,16 @@ Gorin itself is the teacher here (it prints `ev E` like any brain's evaluation m
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 import tempfile
 import unittest
 from pathlib import Path
 
-sys.dont_write_bytecode = True
-HERE = Path(__file__).resolve().parent
-SCRIPTS = HERE.parent
-REPO = SCRIPTS.parent
-sys.path.insert(0, str(SCRIPTS))
+import teacher
 
-import teacher  # noqa: E402
+from .common import GORIN, NEEDS_GORIN, SCRIPTS
 
-GORIN = Path(os.environ.get("GORIN_BIN", REPO / "target" / "release" / "pbrain-gorin"))
 
 
 class Probability(unittest.TestCase):
@@ -58,7 +52,7 @@ class Spots(unittest.TestCase):
         self.assertEqual(teacher.pick_spots(games, 3, 8, 5, 1), teacher.pick_spots(games, 3, 8, 5, 1))
 
 
-@unittest.skipUnless(GORIN.exists(), "needs the release build (cargo build --release)")
+@unittest.skipUnless(GORIN.exists(), NEEDS_GORIN)
 class Labels(unittest.TestCase):
     def test_positions_get_targets_from_the_teacher(self) -> None:
         with tempfile.TemporaryDirectory() as tmp:

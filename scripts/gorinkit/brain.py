@@ -1,6 +1,6 @@
 """A Gomocup brain as a child process, with bounded waits everywhere.
 
-Shared by the scripts in this folder (selfplay.py, stop_latency.py, peak_rss.py). Python 3.11
+Shared by every script that drives a brain (match.py, stop_latency.py, peak_rss.py, ...). Python 3.11
 standard library only; Linux (process groups, /proc).
 
 Design:
@@ -18,7 +18,6 @@ from __future__ import annotations
 import math
 import os
 import queue
-import re
 import signal
 import subprocess
 import sys
@@ -26,10 +25,10 @@ import threading
 import time
 from typing import Callable
 
+from .protocol import is_chatter
+
 WRITE_TIMEOUT_S = 2.0
 END_GRACE_S = 2.0
-
-MOVE_RE = re.compile(r"^\s*(-?\d+)\s*,\s*(-?\d+)\s*$")
 
 _print_lock = threading.Lock()
 
@@ -46,23 +45,6 @@ def out(msg: str) -> None:
     with _print_lock:
         sys.stdout.write(msg + "\n")
         sys.stdout.flush()
-
-
-def parse_move(line: str) -> tuple[int, int] | None:
-    m = MOVE_RE.match(line)
-    return (int(m.group(1)), int(m.group(2))) if m else None
-
-
-def is_chatter(line: str) -> bool:
-    """MESSAGE / DEBUG lines: informational, never an answer."""
-    head = line.split(maxsplit=1)[0].upper() if line.split() else ""
-    return head in ("MESSAGE", "DEBUG")
-
-
-def looks_like_move(line: str) -> bool:
-    """A line that starts like a coordinate: if it does not parse, it is an unparsable move."""
-    s = line.lstrip()
-    return bool(s) and (s[0].isdigit() or s[0] == "-")
 
 
 class BrainDied(Exception):
@@ -137,6 +119,19 @@ class Brain:
         if line is None:
             self.eof_at = t
         return (t, line)
+
+    def reply(self, deadline: float, on_chatter: Callable[[str], None] | None = None) -> tuple[float, str] | None:
+        """The next line before the monotonic `deadline` that is not MESSAGE/DEBUG chatter (which
+        goes to `on_chatter`), with its time; None on time-out or EOF."""
+        while True:
+            got = self.read(deadline - time.monotonic())
+            if got is None or got[1] is None:
+                return None
+            if is_chatter(got[1]):
+                if on_chatter:
+                    on_chatter(got[1])
+                continue
+            return got[0], got[1]
 
     def drain(self) -> list[str]:
         """Lines already waiting (read without blocking); EOF is kept for the next read."""

@@ -100,21 +100,27 @@ class Board:
     def full(self) -> bool:
         return self.count == self.width * self.height
 
-    def run(self, x: int, y: int, dx: int, dy: int, colour: int) -> tuple[int, int]:
+    def line_ends(self, x: int, y: int, dx: int, dy: int, colour: int) -> tuple[int, list[int | None]]:
         """(length of colour's line through (x, y) along (dx, dy), counting (x, y) itself as
-        colour's stone; how many of its two ends are opponent stones)."""
-        me, opp = colour + 1, 2 - colour
-        length, blocked = 1, 0
+        colour's stone; the points just past its two ends: 0 empty, 1 or 2 a stone, None off
+        the board)."""
+        me = colour + 1
+        length, ends = 1, []
         for sx, sy in ((dx, dy), (-dx, -dy)):
             i = 1
             while self.inside(x + i * sx, y + i * sy) and self.get(x + i * sx, y + i * sy) == me:
                 length += 1
                 i += 1
             ex, ey = x + i * sx, y + i * sy
-            # Only an opponent stone blocks (caro); the edge does not.
-            if self.inside(ex, ey) and self.get(ex, ey) == opp:
-                blocked += 1
-        return length, blocked
+            ends.append(self.get(ex, ey) if self.inside(ex, ey) else None)
+        return length, ends
+
+    def run(self, x: int, y: int, dx: int, dy: int, colour: int) -> tuple[int, int]:
+        """(length of colour's line through (x, y) along (dx, dy), counting (x, y) itself as
+        colour's stone; how many of its two ends are opponent stones)."""
+        length, ends = self.line_ends(x, y, dx, dy, colour)
+        # Only an opponent stone blocks (caro); the edge does not.
+        return length, ends.count(2 - colour)
 
     def wins(self, x: int, y: int, colour: int, rule: int) -> bool:
         """Does a stone of `colour` at (x, y) (placed or not yet) make a winning line under rule?"""

@@ -10,13 +10,12 @@ needed. Nothing but protocol lines goes to stdout.
 
 from __future__ import annotations
 
+import argparse
+import random
 import sys
-from pathlib import Path
 from typing import Callable
 
-sys.dont_write_bytecode = True
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from referee import BLACK, MAX_SIZE, MIN_SIZE, WHITE, Board  # noqa: E402
+from .referee import BLACK, MAX_SIZE, MIN_SIZE, WHITE, Board, near_points
 
 Chooser = Callable[[Board, int, int], tuple[int, int]]
 
@@ -170,3 +169,26 @@ def run(name: str, choose: Chooser) -> None:
     for raw in sys.stdin:
         if not session.handle(raw):
             break
+
+
+def random_chooser(rng: random.Random) -> Chooser:
+    """random_brain.py's moves: a random empty point within 2 of a stone (the centre, else any
+    empty point, when there is none)."""
+    def choose(board: Board, colour: int, rule: int) -> tuple[int, int]:
+        points = near_points(board, 2) if board.count else []
+        if not points:  # empty board (or nothing empty near the stones): anywhere empty
+            cx, cy = board.width // 2, board.height // 2
+            if not board.get(cx, cy):
+                return cx, cy
+            points = [(x, y) for y in range(board.height) for x in range(board.width) if not board.get(x, y)]
+        return rng.choice(points)
+
+    return choose
+
+
+def main(name: str, make_chooser: Callable[[random.Random], Chooser], doc: str) -> None:
+    """A baseline brain's command line: `--seed N` (moves differ from run to run without it)."""
+    p = argparse.ArgumentParser(description=doc.split("\n\n")[0])
+    p.add_argument("--seed", type=int, default=None)
+    a = p.parse_args()
+    run(name, make_chooser(random.Random(a.seed)))

@@ -1,0 +1,88 @@
+"""A brain's evaluation of a position, as a teacher (teacher.py) or a judge (blunders.py,
+replay.py) gives it: the position sent with a node budget, the last evaluation message read before
+the move, and mate scores as numbers.
+
+A judge's mate score (`+M n` / `-M n`, Rapfi's `Eval`, Gorin's `ev`) becomes +/-(MATE - n).
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+import time
+
+from .brain import Brain
+from .protocol import board_command, looks_like_move, parse_move
+
+# A mate reads `M` in Gorin and Rapfi, `v` in PentaZen (`ev +v25`).
+EVAL_RE = re.compile(r"(?:Eval| ev) ([+-]?[Mv]?\d+)")
+
+
+MATE = 20000
+DECIDED = MATE - 1000
+# The two kinds of drop the summary counts (and --save writes, for replay.py).
+MISSED_WIN = "missed win"
+FORCED_LOSS = "into a forced loss"
+
+
+def score(ev: str | None) -> int | None:
+    """A judge's evaluation text as a number; mates as +/-(MATE - plies)."""
+    if ev is None:
+        return None
+    if "M" in ev:
+        plies = int(ev.lstrip("+-").lstrip("M"))
+        return -(MATE - plies) if ev.startswith("-") else MATE - plies
+    return int(ev)
+
+
+def position_lines(size: int, moves: list[list[int]], nodes: int, turn_ms: int, rule: int = 0) -> list[str]:
+    """A position for a teacher or judge; `rule` is the protocol's `INFO rule` number (a brain keeps
+    the last one it was sent, so every position names its own)."""
+    return [f"INFO rule {rule}", f"INFO max_node {nodes}", f"INFO timeout_turn {turn_ms}",
+            *board_command(size, moves)]
+
+
+def ask(brain: Brain, lines: list[str], timeout_s: float) -> tuple[bool, str | None, list[int] | None]:
+    """Whether the teacher answered in time, its last evaluation before the move (a brain may
+    move without one, e.g. when it plays a forced move at once), and the move (`[x, y]`, None
+    when unreadable)."""
+    brain.send(*lines)
+    ev = None
+    while True:
+        got = brain.read(timeout_s)
+        if got is None or got[1] is None:
+            return False, None, None
+        line = got[1].strip()
+        m = EVAL_RE.search(line)
+        if line.startswith("MESSAGE") and m:
+            ev = m.group(1)
+        elif looks_like_move(line):
+            move = parse_move(line)
+            return True, ev, None if move is None else list(move)
+
+
+def is_mate(ev: str) -> bool:
+    """Whether an evaluation of `EVAL_RE` is a proved result (either side's)."""
+    return "M" in ev or "v" in ev
+
+
+class Judge:
+    def __init__(self, cmd: str, nodes: int, delay_s: float, timeout_s: float):
+        self.cmd = shlex.split(cmd)
+        self.nodes = nodes
+        self.delay_s = delay_s
+        self.timeout_s = timeout_s
+        self.brain = Brain(self.cmd, "judge")
+
+    def __call__(self, size: int, moves: list[list[int]], rule: int) -> tuple[int | None, str | None]:
+        """The judge's evaluation for the side to move after `moves` under `rule`, and its move."""
+        time.sleep(self.delay_s)
+        lines = position_lines(size, moves, self.nodes, int(self.timeout_s * 1000), rule)
+        answered, ev, move = ask(self.brain, lines, self.timeout_s + 5)
+        if not answered:
+            self.brain.kill()
+            self.brain = Brain(self.cmd, "judge")
+        return score(ev), move
+
+    def close(self) -> None:
+        self.brain.close()

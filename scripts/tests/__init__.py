@@ -1,0 +1,4 @@
+"""The Python tests of `scripts/`; run from the repository root with
+
+    python3 -m unittest discover -s scripts/tests -t scripts
+"""
