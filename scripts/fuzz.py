@@ -16,7 +16,9 @@ played, and checks every reply:
   2 s, the exit within 2 s of END;
 - every move on the board and on an empty point; START/RECTSTART/RESTART/TAKEBACK/PLAY/ABOUT
   answered as specified; every bad command answered ERROR (known command, bad arguments) or
-  UNKNOWN; INFO, YXBOARD and YXSTOP never answered; a bad BOARD body answered once, at DONE;
+  UNKNOWN; INFO, YXBOARD and YXSTOP never answered; a bad BOARD body answered once, at DONE,
+  and a body cut off by a command line answered ERROR once before that command's reply; after
+  END, a move request read before it may go unanswered, any other command read before it may not;
 - consistency: a refused command leaves the board as it was, which later commands probe.
 
 Searches are kept short (timeout_turn 0..50 mostly); a longer one is stopped with YXSTOP after a
@@ -551,23 +553,27 @@ class Session:
     def drain(self, brain: Brain, pos: fm.Position, pending: deque, index: int, optional: bool,
               end_at: float | None = None) -> Failure | None:
         """Read the replies owed by the pending commands, in order, and apply them to the model.
-        `optional`: END was sent, so any prefix of the owed replies may come, then EOF."""
+        `optional`: END was sent, so a move request read before it may go unanswered (a search
+        running at END stops without its move; a queued one never starts), while every other
+        command read before END is still answered, in order; then EOF."""
+        held = None  # a line that turned out not to answer a skipped move request
         while pending:
             cmd = pending[0]
             if cmd.kind == "END":
-                return None
+                return None if held is None else Failure("extra", "unexpected output %r" % held[1][:120], index)
             exp = pos.expect(cmd, SLACK_MS)
             if exp.kind is None:
                 pos.apply(cmd, None)
                 pending.popleft()
                 continue
+            skippable = optional and cmd.kind in fm.Cmd.SEARCHES
             base = max(cmd.sent_at, self.last)
             deadline = base + exp.bound_ms / 1000
             if cmd.stop_at is not None:
                 deadline = min(deadline, max(cmd.stop_at, base) + SLACK_MS / 1000)
             if end_at is not None:
                 deadline = min(deadline, end_at + END_BOUND_S)
-            got = self.read(brain, deadline)
+            got, held = (held, None) if held is not None else (self.read(brain, deadline), None)
             if got is None:
                 if optional:
                     return Failure("hang", "still running %.1f s after END" % END_BOUND_S, index)
@@ -575,11 +581,16 @@ class Session:
                                % (describe(cmd), (deadline - base) * 1000, exp.kind), index)
             t, line = got
             if line is None:
-                if optional:
+                if optional and all(c.kind in fm.Cmd.SEARCHES or c.kind == "END"
+                                    or pos.expect(c, SLACK_MS).kind is None for c in pending):
                     return None
                 code = brain.proc.wait(timeout=5) if brain.proc.poll() is None else brain.proc.returncode
                 return Failure("crash", "engine exited (status %s) before answering %s" % (code, describe(cmd)), index)
             why = fm.judge(exp, line, pos)
+            if why and skippable:
+                pending.popleft()  # skipped: the line answers a later command
+                held = got
+                continue
             if why:
                 return Failure("wrong", "%s: %s, got %r (%d stones on %dx%d)"
                                % (describe(cmd), why, line[:120], len(pos.stones), pos.w, pos.h), index)

@@ -108,6 +108,15 @@ class _Body:
     lines: int = 0
 
 
+# Every command word the engine knows: inside a BOARD/YXBOARD/SWAP2BOARD body, a line that
+# starts with one of them cuts the body off.
+COMMAND_WORDS = frozenset((
+    "START", "RECTSTART", "RESTART", "BEGIN", "TURN", "TAKEBACK", "PLAY", "BOARD", "YXBOARD",
+    "SWAP2BOARD", "INFO", "END", "ABOUT", "YXSTOP", "STOP", "YXSHOWFORBID", "YXHASHCLEAR",
+    "YXSHOWINFO", "YXNBEST", "YXBALANCEONE", "YXBALANCETWO",
+))
+
+
 class Reader:
     """Bytes to commands, as the engine's reader thread does it."""
 
@@ -136,22 +145,31 @@ class Reader:
         self.partial.clear()
         if self.quit or not raw:
             return
-        cmd = self._parse(raw.decode("utf-8", "replace"))
-        if cmd is None:
-            return
-        cmd.sent_at = now
-        if cmd.kind == "END":
-            self.quit = True
-        out.append(cmd)
+        for cmd in self._parse(raw.decode("utf-8", "replace")):
+            cmd.sent_at = now
+            if cmd.kind == "END":
+                self.quit = True
+            out.append(cmd)
 
-    def _parse(self, line: str) -> Cmd | None:
+    def _parse(self, line: str) -> list[Cmd]:
         line = trim(line)
         if not line:
-            return None
-        if self.body is not None:
-            return self._body_line(line)
+            return []
         word, rest = split_word(line)
         word = ascii_upper(word)
+        if self.body is not None:
+            if ascii_upper(line) == "DONE" or word not in COMMAND_WORDS:
+                return self._body_line(line)
+            # A command line cuts the body off: the body is refused, then the command runs.
+            self.body = None
+            return [Cmd("MALFORMED", (), "body cut off by " + line)] + self._command(word, rest, line)
+        return self._command(word, rest, line)
+
+    def _command(self, word: str, rest: str, line: str) -> list[Cmd]:
+        cmd = self._top_level(word, rest, line)
+        return [] if cmd is None else [cmd]
+
+    def _top_level(self, word: str, rest: str, line: str) -> Cmd | None:
         if word == "START":
             n = parse_i32(rest)
             return Cmd("START", (n, n), line) if n is not None else Cmd("MALFORMED", (), line)
@@ -182,17 +200,13 @@ class Reader:
             return Cmd("INFO", (ascii_lower(key), value), line)
         return Cmd("UNKNOWN", (), line)
 
-    def _body_line(self, line: str) -> Cmd | None:
+    def _body_line(self, line: str) -> list[Cmd]:
         body = self.body
         assert body is not None
-        upper = ascii_upper(line)
-        if upper == "END":
-            self.body = None
-            return Cmd("END", (), line)
-        if upper == "DONE":
+        if ascii_upper(line) == "DONE":
             self.body = None
             text = "%s body of %d lines" % (body.kind, body.lines)
-            return Cmd(body.kind, (tuple(body.stones), body.error), text)
+            return [Cmd(body.kind, (tuple(body.stones), body.error), text)]
         body.lines += 1
         if body.kind == "SWAP2":
             # Points only, black first and alternating; a third field is read and ignored.
@@ -201,13 +215,13 @@ class Reader:
                 body.error = True
             else:
                 body.stones.append((v[0], v[1]))
-            return None
+            return []
         v = parse_fields(line, 3)
         if v is None or v[2] not in (1, 2, 3):
             body.error = True
         else:
             body.stones.append(tuple(v))
-        return None
+        return []
 
 
 # ---- the session (what each command does, and the reply it owes) ------------------------------
