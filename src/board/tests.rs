@@ -1,3 +1,5 @@
+//! Unit tests of the board: make/undo against a rebuild, keys, take-backs, fives per rule, names and candidates.
+
 use super::*;
 
 const RULES: [Rule; 5] = [Rule::Freestyle, Rule::Standard, Rule::Renju, Rule::CaroOverline, Rule::CaroExact];

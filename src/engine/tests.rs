@@ -1,3 +1,5 @@
+//! Unit tests of the engine: commands in, typed replies out, without a process.
+
 use super::*;
 use std::sync::Mutex;
 

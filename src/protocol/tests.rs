@@ -1,3 +1,5 @@
+//! Unit tests of the protocol parser: commands in any case, INFO lines, bodies and what breaks them off.
+
 use super::*;
 
 fn one(line: &str) -> Command {

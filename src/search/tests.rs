@@ -1,3 +1,5 @@
+//! Unit tests of the search: wins, blocks and threes answered, determinism, threads, move caps and reductions.
+
 use super::*;
 use crate::types::Rule;
 

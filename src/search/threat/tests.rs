@@ -1,3 +1,5 @@
+//! Unit tests of the threat solvers: VCF and VCT proofs and refutations, the cache and the budget.
+
 use super::*;
 use crate::search::movepick::legal_for;
 
