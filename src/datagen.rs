@@ -1,0 +1,412 @@
+//! `pbrain-gorin gen-data`: plays seeded self-play games with the engine's own search and writes
+//! every position, with the engine's per-point shape features, in the GRN1 training format, so
+//! that a trainer outside the engine (PyTorch) never re-implements pattern extraction. Offline,
+//! like `bench` and `fit`: nothing the engine runs imports it.
+//!
+//! ```text
+//! pbrain-gorin gen-data --out FILE [--games N] [--nodes K] [--rule R] [--size S] [--seed X]
+//!                       [--random-plies P] [--explore E]
+//! ```
+//!
+//! N games (default 100) on an SxS board (default 15, any 5..32) under `INFO rule` R (0, 1, 4,
+//! 8 or 9; default 0). The first P plies (default 4) are random: the first stone within two
+//! points of the centre, later ones among the legal points near the stones. After them each
+//! move is the search's (K nodes, default 20000, one thread, a fresh 16 MiB table per game),
+//! except that with probability E percent (default 0) it is again a random legal point near
+//! the stones. Everything random comes from the seed X (default 0) and the game's number, and
+//! the search is limited by nodes only, so the same arguments give the same file, byte for
+//! byte. A game ends at a five (per rule; in renju black never plays a forbidden point, and a
+//! white four whose block is forbidden is played out) or a draw: a full board, or in renju 25
+//! empty points or fewer (as `scripts/gorinkit/referee.py` judges it).
+//!
+//! # GRN1 format (version 1), little-endian throughout
+//!
+//! File header (8 bytes): the magic `GRN1` (4 ASCII bytes), `u16` version = 1, `u16`
+//! shape_count = `eval::SHAPE_COUNT`. Then records back to back until the end of the file, one
+//! per position before a move (every ply of every game, random ones included):
+//!
+//! | bytes | field | meaning |
+//! |---|---|---|
+//! | u8 | rule | `INFO rule`: 0 freestyle, 1 standard, 4 renju, 8 caro, 9 caro exact |
+//! | u8 | width | 5..32 |
+//! | u8 | height | 5..32 |
+//! | u8 | to_move | 1 black, 2 white |
+//! | u16 | ply | stones on the board |
+//! | u16 | move | the move played from this position, `y * width + x` |
+//! | i16 | value | the search's score for the side to move, clamped to [-20000, 20000] (a proved win or loss is +/-20000); 0 for a random move (see below for forced answers) |
+//! | i8 | result | the game's result for the side to move: +1 win, 0 draw, -1 loss |
+//! | u8 | flags | bit 0: a random (exploration) move; bit 1: the search proved a win or loss |
+//! | width*height u8 | cells | row-major (`y * width + x`): 0 empty, 1 black, 2 white |
+//! | width*height x 2 u16 | features | row-major, per point `Board::shape(p, Black)`, `Board::shape(p, White)`: each in 0..shape_count, 0 for an occupied point |
+//!
+//! A record takes `12 + 5 * width * height` bytes (1137 at 15x15).
+//!
+//! The search answers some positions without a finished iteration and says 0 there: forced
+//! answers (the block of a four, a single legal reply) and, at small node limits, positions
+//! where the root threat search spent the budget. Such a record takes the value (and proved
+//! flag) of the next searched record of its game, negated for each ply between (the position
+//! after a forced move is the same game seen by the other side), unless a random move comes
+//! first; then, and when the game ends before one, it keeps 0.
+//!
+//! Where the board has no shape for a point (`net::NO_SHAPE`: renju black's point that the line patterns already
+//! forbid), the feature is the rank of its four line patterns (`eval::shape`), so every
+//! feature stays within range; such points are forbidden to black whatever the rest of the
+//! board.
+
+use crate::board::{splitmix64, Board, MAX_SIZE, MIN_SIZE};
+use crate::eval::{self, net::NO_SHAPE, SHAPE_COUNT};
+use crate::search::movepick::is_legal;
+use crate::search::tt::Tt;
+use crate::search::{is_decisive, Limits, Searcher, MAX_DEPTH};
+use crate::types::{Color, Pos, Rule};
+use anyhow::{bail, Context, Result};
+use std::io::Write;
+use std::time::{Duration, Instant};
+
+pub const MAGIC: &[u8; 4] = b"GRN1";
+pub const VERSION: u16 = 1;
+/// Bytes before the cells of a record.
+pub const RECORD_HEAD: usize = 12;
+/// Where a record's `value`, `result` and `flags` sit (filled in later: the result when the
+/// game ends, a forced block's value from the next record).
+const VALUE_OFFSET: usize = 8;
+const RESULT_OFFSET: usize = 10;
+const FLAGS_OFFSET: usize = 11;
+/// Largest `value` written; a proved win or loss is written as this.
+pub const VALUE_LIMIT: i32 = 20_000;
+pub const FLAG_RANDOM: u8 = 1;
+pub const FLAG_PROVED: u8 = 2;
+/// Hash table of each game's searches (fresh per game, so a game depends only on its seed).
+const HASH_BYTES: usize = 16 << 20;
+/// Renju: a draw when this many empty points or fewer are left (the match referee's rule).
+const RENJU_DRAW_EMPTY: usize = 25;
+/// The first random stone lies within this many points of the centre in both directions.
+const OPENING_REACH: i64 = 2;
+
+/// What `gen-data` was asked for.
+#[derive(Clone, Debug)]
+pub struct Options {
+    pub games: usize,
+    pub nodes: u64,
+    pub rule: Rule,
+    pub size: usize,
+    pub seed: u64,
+    pub random_plies: usize,
+    /// Percent of the later moves that are random.
+    pub explore: u32,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options {
+            games: 100,
+            nodes: 20_000,
+            rule: Rule::Freestyle,
+            size: 15,
+            seed: 0,
+            random_plies: 4,
+            explore: 0,
+        }
+    }
+}
+
+/// What a run wrote.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Summary {
+    pub games: usize,
+    pub records: u64,
+    /// Wins of black, of white, and draws.
+    pub black: usize,
+    pub white: usize,
+    pub draws: usize,
+}
+
+pub fn run(args: &[String]) -> Result<()> {
+    let (out, options) = parse_args(args)?;
+    let file = std::fs::File::create(&out).with_context(|| format!("cannot create '{out}'"))?;
+    let mut writer = std::io::BufWriter::new(file);
+    let start = Instant::now();
+    let s = generate(&options, &mut writer)?;
+    writer.flush().with_context(|| format!("cannot write '{out}'"))?;
+    let secs = start.elapsed().as_secs_f64();
+    eprintln!(
+        "gen-data: {} games ({} black wins, {} white wins, {} draws), {} records in {:.1} s, {:.1} records/s, {out}",
+        s.games,
+        s.black,
+        s.white,
+        s.draws,
+        s.records,
+        secs,
+        s.records as f64 / secs.max(1e-9)
+    );
+    Ok(())
+}
+
+/// `--out FILE` and the optional settings, in any order.
+fn parse_args(args: &[String]) -> Result<(String, Options)> {
+    let mut o = Options::default();
+    let mut out = None;
+    let mut rest = args.iter();
+    while let Some(flag) = rest.next() {
+        let value = rest.next().with_context(|| format!("{flag} needs a value"))?;
+        let number = || value.parse::<u64>().with_context(|| format!("{flag} '{value}' is not a number"));
+        match flag.as_str() {
+            "--out" => out = Some(value.clone()),
+            "--games" => o.games = number()? as usize,
+            "--nodes" => o.nodes = number()?.max(1),
+            "--rule" => {
+                let v = number()?;
+                o.rule = RULES
+                    .into_iter()
+                    .find(|r| u64::from(r.info_value()) == v)
+                    .with_context(|| format!("--rule {v}: one of 0, 1, 4, 8, 9"))?;
+            }
+            "--size" => {
+                o.size = number()? as usize;
+                if !(MIN_SIZE..=MAX_SIZE).contains(&o.size) {
+                    bail!("--size {}: from {MIN_SIZE} to {MAX_SIZE}", o.size);
+                }
+            }
+            "--seed" => o.seed = number()?,
+            "--random-plies" => o.random_plies = number()? as usize,
+            "--explore" => {
+                o.explore = number()? as u32;
+                if o.explore > 100 {
+                    bail!("--explore {}: a percentage, 0..100", o.explore);
+                }
+            }
+            _ => bail!("unknown option '{flag}' (--out --games --nodes --rule --size --seed --random-plies --explore)"),
+        }
+    }
+    let out = out.context("--out FILE is required")?;
+    Ok((out, o))
+}
+
+const RULES: [Rule; 5] = [Rule::Freestyle, Rule::Standard, Rule::Renju, Rule::CaroOverline, Rule::CaroExact];
+
+/// Bytes of one record on a `width` x `height` board.
+pub fn record_size(width: usize, height: usize) -> usize {
+    RECORD_HEAD + 5 * width * height
+}
+
+/// Plays the games and writes the header and their records to `out`.
+pub fn generate(o: &Options, out: &mut impl Write) -> Result<Summary> {
+    let mut header = Vec::with_capacity(8);
+    header.extend_from_slice(MAGIC);
+    header.extend_from_slice(&VERSION.to_le_bytes());
+    header.extend_from_slice(&(SHAPE_COUNT as u16).to_le_bytes());
+    out.write_all(&header)?;
+    let mut summary = Summary::default();
+    let mut bytes = Vec::new();
+    for game in 0..o.games {
+        bytes.clear();
+        let winner = play_game(o, game as u64, &mut bytes)?;
+        out.write_all(&bytes)?;
+        summary.games += 1;
+        summary.records += (bytes.len() / record_size(o.size, o.size)) as u64;
+        match winner {
+            Some(Color::Black) => summary.black += 1,
+            Some(Color::White) => summary.white += 1,
+            None => summary.draws += 1,
+        }
+    }
+    Ok(summary)
+}
+
+/// Plays game number `game` and appends its records to `bytes`, results filled in; returns
+/// the winner (`None` for a draw).
+fn play_game(o: &Options, game: u64, bytes: &mut Vec<u8>) -> Result<Option<Color>> {
+    let mut rng = o.seed ^ game.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    splitmix64(&mut rng);
+    let mut b = Board::new(o.size, o.size, o.rule);
+    let mut tt = Tt::new(HASH_BYTES);
+    let size = record_size(o.size, o.size);
+    let start = bytes.len();
+    // Records of forced answers in a row, whose values wait for the next searched one.
+    let mut pending: Vec<usize> = Vec::new();
+    let winner = loop {
+        if is_draw(&b) {
+            break None;
+        }
+        let random = b.stone_count() < o.random_plies
+            || (o.explore > 0 && splitmix64(&mut rng) % 100 < u64::from(o.explore));
+        let choice =
+            if random { random_move(&mut b, &mut rng) } else { searched_move(&mut b, &mut tt, o.nodes) };
+        let Some(c) = choice else {
+            break None; // renju: black has no legal point left
+        };
+        if !is_legal(&mut b, c.pos) {
+            bail!("game {game}: the search chose {}, not a legal move", b.pos_name(c.pos));
+        }
+        if c.forced {
+            pending.push(bytes.len());
+        } else if c.flags & FLAG_RANDOM != 0 {
+            pending.clear();
+        } else {
+            // Each earlier record belongs to the other side of the one after it.
+            let mut value = c.value;
+            for at in pending.drain(..).rev() {
+                value = -value;
+                bytes[at + VALUE_OFFSET..at + VALUE_OFFSET + 2]
+                    .copy_from_slice(&(value as i16).to_le_bytes());
+                bytes[at + FLAGS_OFFSET] |= c.flags & FLAG_PROVED;
+            }
+        }
+        write_record(&b, c.pos, c.value, c.flags, bytes);
+        let mover = b.side_to_move();
+        b.make(c.pos);
+        if b.is_win_at(c.pos) {
+            break Some(mover);
+        }
+    };
+    for record in bytes[start..].chunks_exact_mut(size) {
+        let to_move = if record[3] == 1 { Color::Black } else { Color::White };
+        record[RESULT_OFFSET] = match winner {
+            None => 0,
+            Some(c) if c == to_move => 1,
+            Some(_) => (-1i8) as u8,
+        };
+    }
+    Ok(winner)
+}
+
+/// The match referee's draw: a full board, or in renju few empty points left.
+fn is_draw(b: &Board) -> bool {
+    let empty = b.width() * b.height() - b.stone_count();
+    empty == 0 || (b.rule() == Rule::Renju && empty <= RENJU_DRAW_EMPTY)
+}
+
+/// A move chosen for the game, with what its record says about it.
+struct Choice {
+    pos: Pos,
+    /// The record's `value` and `flags`.
+    value: i32,
+    flags: u8,
+    /// The search answered without a finished iteration (a forced answer such as the block
+    /// of a four, or a node budget spent by the root threat search) and said 0: the record
+    /// takes the value of the next searched record of the game, negated for the other side,
+    /// when no random move comes between (else it keeps 0).
+    forced: bool,
+}
+
+/// A random legal point: near the centre on the empty board, else near the stones (any empty
+/// point when none near the stones is legal). `None` when there is no legal point at all.
+fn random_move(b: &mut Board, rng: &mut u64) -> Option<Choice> {
+    let mut points = Vec::new();
+    if b.stone_count() == 0 {
+        let (cx, cy) = (b.width() as i64 / 2, b.height() as i64 / 2);
+        for y in cy - OPENING_REACH..=cy + OPENING_REACH {
+            for x in cx - OPENING_REACH..=cx + OPENING_REACH {
+                points.extend(b.pos(x, y));
+            }
+        }
+    } else {
+        points = legal_points(b, true);
+        if points.is_empty() {
+            points = legal_points(b, false);
+        }
+    }
+    if points.is_empty() {
+        return None;
+    }
+    let pos = points[(splitmix64(rng) % points.len() as u64) as usize];
+    Some(Choice { pos, value: 0, flags: FLAG_RANDOM, forced: false })
+}
+
+/// The legal points near the stones (`near`), or on the whole board.
+fn legal_points(b: &mut Board, near: bool) -> Vec<Pos> {
+    let mut points = Vec::new();
+    if near {
+        b.for_each_candidate(|p| points.push(p));
+    } else {
+        b.for_each_empty(|p| points.push(p));
+    }
+    points.retain(|&p| is_legal(b, p));
+    points
+}
+
+/// The search's move (limited to `nodes`, one thread), its value clamped to the format's
+/// range, and whether that value is proved. The empty board gets the centre, as the engine
+/// plays it; `None` when there is no legal point at all.
+fn searched_move(b: &mut Board, tt: &mut Tt, nodes: u64) -> Option<Choice> {
+    if b.stone_count() == 0 {
+        return b.pos(b.width() as i64 / 2, b.height() as i64 / 2).map(|pos| Choice {
+            pos,
+            value: 0,
+            flags: 0,
+            forced: false,
+        });
+    }
+    tt.new_search();
+    let never = || false;
+    let limits = Limits {
+        start: Instant::now(),
+        soft: Duration::MAX,
+        hard: Duration::MAX,
+        max_depth: MAX_DEPTH,
+        max_nodes: nodes,
+        stop: &never,
+    };
+    let out = Searcher::new(tt, limits, b.rule()).run(b, |_| {});
+    if out.best == Pos::NONE || !b.is_empty(out.best) {
+        return None;
+    }
+    if !is_legal(b, out.best) {
+        // The search falls back to any point when renju black has no legal one.
+        if legal_points(b, false).is_empty() {
+            return None;
+        }
+    }
+    let proved = is_decisive(out.score);
+    let value =
+        if proved { VALUE_LIMIT * out.score.signum() } else { out.score.clamp(-VALUE_LIMIT, VALUE_LIMIT) };
+    // Depth 0 and no proof: a move played without a finished iteration (a forced answer).
+    let forced = out.depth == 0 && !proved;
+    Some(Choice { pos: out.best, value, flags: if proved { FLAG_PROVED } else { 0 }, forced })
+}
+
+/// The feature of the empty point `p` for `color`: its shape, or where the board has none
+/// (renju black's forbidden shapes) the rank of its four line patterns.
+pub fn feature(b: &Board, p: Pos, color: Color) -> u16 {
+    match b.shape(p, color) {
+        NO_SHAPE => eval::shape(&b.patterns(p, color)) as u16,
+        s => s,
+    }
+}
+
+/// Appends the record of the position `b` with `p` about to be played (result 0 for now).
+fn write_record(b: &Board, p: Pos, value: i32, flags: u8, bytes: &mut Vec<u8>) {
+    let (w, h) = (b.width(), b.height());
+    let index = |p: Pos| {
+        let (x, y) = b.xy(p);
+        (y * w + x) as u16
+    };
+    let colour_byte = |c: Color| match c {
+        Color::Black => 1u8,
+        Color::White => 2u8,
+    };
+    bytes.push(b.rule().info_value() as u8);
+    bytes.push(w as u8);
+    bytes.push(h as u8);
+    bytes.push(colour_byte(b.side_to_move()));
+    bytes.extend_from_slice(&(b.stone_count() as u16).to_le_bytes());
+    bytes.extend_from_slice(&index(p).to_le_bytes());
+    bytes.extend_from_slice(&(value as i16).to_le_bytes());
+    bytes.push(0);
+    bytes.push(flags);
+    let points: Vec<Pos> = (0..h)
+        .flat_map(|y| (0..w).map(move |x| (x, y)))
+        .filter_map(|(x, y)| b.pos(x as i64, y as i64))
+        .collect();
+    bytes.extend(points.iter().map(|&q| b.get(q).map_or(0, colour_byte)));
+    for &q in &points {
+        let pair =
+            if b.is_empty(q) { [feature(b, q, Color::Black), feature(b, q, Color::White)] } else { [0, 0] };
+        for f in pair {
+            bytes.extend_from_slice(&f.to_le_bytes());
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,258 @@
+//! Unit tests of `gen-data`: the file read back by a reader written from the format's
+//! description, replayed on a board (cells, features, moves, results), determinism by seed,
+//! renju legality and the command line.
+
+use super::*;
+use crate::rules::renju::ForbiddenPoints;
+use crate::search::movepick::five_point;
+
+/// One record as the format describes it.
+#[derive(Debug)]
+struct Record {
+    rule: u8,
+    width: usize,
+    height: usize,
+    to_move: u8,
+    ply: usize,
+    mv: usize,
+    value: i16,
+    result: i8,
+    flags: u8,
+    cells: Vec<u8>,
+    features: Vec<[u16; 2]>,
+}
+
+fn u16_at(bytes: &[u8], at: usize) -> u16 {
+    u16::from_le_bytes([bytes[at], bytes[at + 1]])
+}
+
+/// Reads a whole file: (shape_count, records). Panics on anything malformed.
+fn read(bytes: &[u8]) -> (u16, Vec<Record>) {
+    assert_eq!(&bytes[0..4], b"GRN1");
+    assert_eq!(u16_at(bytes, 4), 1, "version");
+    let shape_count = u16_at(bytes, 6);
+    let mut records = Vec::new();
+    let mut at = 8;
+    while at < bytes.len() {
+        let (width, height) = (bytes[at + 1] as usize, bytes[at + 2] as usize);
+        let n = width * height;
+        assert!(at + 12 + 5 * n <= bytes.len(), "a record cut short");
+        let cells = bytes[at + 12..at + 12 + n].to_vec();
+        let f = at + 12 + n;
+        let features = (0..n).map(|i| [u16_at(bytes, f + 4 * i), u16_at(bytes, f + 4 * i + 2)]).collect();
+        records.push(Record {
+            rule: bytes[at],
+            width,
+            height,
+            to_move: bytes[at + 3],
+            ply: u16_at(bytes, at + 4) as usize,
+            mv: u16_at(bytes, at + 6) as usize,
+            value: u16_at(bytes, at + 8) as i16,
+            result: bytes[at + 10] as i8,
+            flags: bytes[at + 11],
+            cells,
+            features,
+        });
+        at += 12 + 5 * n;
+    }
+    (shape_count, records)
+}
+
+fn generated(o: &Options) -> (Vec<u8>, Summary) {
+    let mut bytes = Vec::new();
+    let summary = generate(o, &mut bytes).expect("generates");
+    (bytes, summary)
+}
+
+fn tiny(rule: Rule, size: usize) -> Options {
+    Options { games: 2, nodes: 500, rule, size, seed: 7, random_plies: 4, explore: 0 }
+}
+
+/// Replays the records game by game (a game starts at ply 0) and checks each against the board
+/// it describes; returns the number of games and of blocks whose value was checked.
+fn replay(o: &Options, records: &[Record]) -> (usize, usize) {
+    let (mut games, mut blocks) = (0, 0);
+    let mut board = Board::new(o.size, o.size, o.rule);
+    let mut game_result: Option<i8> = None; // black's result in the current game
+    let mut blocked: Option<i16> = None; // the value of a block of a five just played
+    for r in records {
+        if r.ply == 0 {
+            games += 1;
+            board = Board::new(o.size, o.size, o.rule);
+            game_result = None;
+            blocked = None;
+        }
+        // The block of a five is played unsearched; it takes the next searched value, negated.
+        if let Some(v) = blocked.take().filter(|_| r.flags & FLAG_RANDOM == 0) {
+            assert_eq!(r.value, -v, "the block before ply {} took its value", r.ply);
+            blocks += 1;
+        }
+        assert_eq!((r.rule, r.width, r.height), (o.rule.info_value() as u8, o.size, o.size));
+        assert_eq!(r.ply, board.stone_count(), "records of a game follow each other");
+        assert_eq!(r.to_move, if r.ply % 2 == 0 { 1 } else { 2 }, "black moves first");
+        let black_result = if r.to_move == 1 { r.result } else { -r.result };
+        assert!((-1..=1).contains(&r.result));
+        assert_eq!(*game_result.get_or_insert(black_result), black_result, "one result per game");
+        if r.flags & FLAG_RANDOM != 0 {
+            assert_eq!(r.value, 0, "a random move has no value");
+        }
+        if r.flags & FLAG_PROVED != 0 {
+            assert_eq!(i32::from(r.value).abs(), VALUE_LIMIT);
+        }
+        assert!(i32::from(r.value).abs() <= VALUE_LIMIT);
+        let mut stones = 0;
+        for y in 0..o.size {
+            for x in 0..o.size {
+                let i = y * o.size + x;
+                let p = board.pos(x as i64, y as i64).expect("on board");
+                let cell = match board.get(p) {
+                    None => 0,
+                    Some(Color::Black) => 1,
+                    Some(Color::White) => 2,
+                };
+                assert_eq!(r.cells[i], cell, "cell {x},{y} at ply {}", r.ply);
+                stones += (cell != 0) as usize;
+                if cell == 0 {
+                    for (k, c) in [Color::Black, Color::White].into_iter().enumerate() {
+                        let f = r.features[i][k];
+                        assert!((f as usize) < SHAPE_COUNT);
+                        let shape = board.shape(p, c);
+                        if shape == NO_SHAPE {
+                            assert_eq!(
+                                (o.rule, c),
+                                (Rule::Renju, Color::Black),
+                                "only renju black lacks shapes"
+                            );
+                            assert_eq!(f as usize, eval::shape(&board.patterns(p, c)));
+                        } else {
+                            assert_eq!(f, shape, "feature of {x},{y} at ply {}", r.ply);
+                        }
+                    }
+                } else {
+                    assert_eq!(r.features[i], [0, 0], "occupied points have no features");
+                }
+            }
+        }
+        assert_eq!(stones, r.ply);
+        let p = board.pos((r.mv % o.size) as i64, (r.mv / o.size) as i64).expect("move on the board");
+        assert!(board.is_empty(p), "the move is on an empty cell");
+        if r.to_move == 1 {
+            assert!(!board.is_forbidden(p), "black never plays a forbidden point");
+        }
+        let us = board.side_to_move();
+        if r.flags & FLAG_RANDOM == 0
+            && five_point(&board, us).is_none()
+            && five_point(&board, us.opp()).is_some()
+        {
+            blocked = Some(r.value);
+        }
+        board.make(p);
+    }
+    (games, blocks)
+}
+
+#[test]
+fn a_tiny_run_reads_back_and_replays() {
+    let o = tiny(Rule::Freestyle, 9);
+    let (bytes, summary) = generated(&o);
+    let (shape_count, records) = read(&bytes);
+    assert_eq!(shape_count as usize, SHAPE_COUNT);
+    assert_eq!(bytes.len(), 8 + records.len() * record_size(9, 9));
+    assert_eq!(summary.records, records.len() as u64);
+    assert_eq!(summary.games, 2);
+    let (games, blocks) = replay(&o, &records);
+    assert_eq!(games, 2);
+    assert!(blocks > 0, "no forced block to check");
+    // The random plies are flagged, the searched moves are not.
+    assert!(records.iter().all(|r| (r.flags & FLAG_RANDOM != 0) == (r.ply < o.random_plies)));
+    // A game that ends in a five: its last move makes it, and the mover is the winner.
+    for (i, r) in records.iter().enumerate() {
+        let last = records.get(i + 1).is_none_or(|n| n.ply == 0);
+        if last && r.result != 0 {
+            assert_eq!(r.result, 1, "the last mover won");
+        }
+    }
+}
+
+#[test]
+fn the_same_seed_gives_the_same_bytes() {
+    let o = tiny(Rule::Freestyle, 9);
+    let (a, _) = generated(&o);
+    let (b, _) = generated(&o);
+    assert_eq!(a, b);
+    let (c, _) = generated(&Options { seed: 8, ..o });
+    assert_ne!(a, c, "another seed, other games");
+}
+
+#[test]
+fn renju_black_never_plays_a_forbidden_point() {
+    let o = Options { games: 3, explore: 30, ..tiny(Rule::Renju, 11) };
+    let (bytes, _) = generated(&o);
+    let (_, records) = read(&bytes);
+    assert_eq!(replay(&o, &records).0, 3);
+}
+
+#[test]
+fn exploration_flags_random_moves() {
+    let o = Options { explore: 100, ..tiny(Rule::Standard, 9) };
+    let (bytes, summary) = generated(&o);
+    let (_, records) = read(&bytes);
+    assert!(records.iter().all(|r| r.flags == FLAG_RANDOM && r.value == 0));
+    assert_eq!(replay(&o, &records).0, 2);
+    assert_eq!(summary.black + summary.white + summary.draws, 2);
+}
+
+#[test]
+fn renju_draws_with_few_empty_points_left() {
+    // 5x5 renju: 25 empty points at the start, already the referee's draw.
+    let o = tiny(Rule::Renju, 5);
+    let (bytes, summary) = generated(&o);
+    assert_eq!(bytes.len(), 8);
+    assert_eq!(summary.draws, 2);
+}
+
+#[test]
+fn the_command_line_is_checked() {
+    let args = |s: &str| s.split_whitespace().map(String::from).collect::<Vec<_>>();
+    let (out, o) = parse_args(&args(
+        "--out f.bin --games 3 --nodes 100 --rule 4 --size 20 --seed 9 --random-plies 2 --explore 5",
+    ))
+    .expect("valid");
+    assert_eq!(out, "f.bin");
+    assert_eq!(
+        (o.games, o.nodes, o.rule, o.size, o.seed, o.random_plies, o.explore),
+        (3, 100, Rule::Renju, 20, 9, 2, 5)
+    );
+    let (_, o) = parse_args(&args("--out f.bin")).expect("defaults");
+    assert_eq!(
+        (o.games, o.nodes, o.rule, o.size, o.random_plies, o.explore),
+        (100, 20_000, Rule::Freestyle, 15, 4, 0)
+    );
+    for bad in [
+        "--games 3",
+        "--out f --rule 2",
+        "--out f --size 4",
+        "--out f --size 33",
+        "--out f --explore 101",
+        "--out f --games",
+        "--out f --depth 3",
+        "--out f --nodes x",
+    ] {
+        assert!(parse_args(&args(bad)).is_err(), "{bad}");
+    }
+}
+
+#[test]
+fn a_point_renju_forbids_by_its_patterns_gets_the_rank_of_its_patterns() {
+    let mut text = String::from("x x x . x x . . .\n");
+    text.push_str(&". . . . . . . . .\n".repeat(3));
+    text.push_str("o . o . o . o . o\n");
+    text.push_str(&". . . . . . . . .\n".repeat(4));
+    let b = Board::from_ascii(&text, Rule::Renju);
+    let p = b.pos(3, 0).expect("on board");
+    assert_eq!(b.shape(p, Color::Black), NO_SHAPE, "an overline point has no shape for black");
+    let f = feature(&b, p, Color::Black);
+    assert_eq!(f as usize, eval::shape(&b.patterns(p, Color::Black)));
+    assert!((f as usize) < SHAPE_COUNT);
+    assert_eq!(feature(&b, p, Color::White), b.shape(p, Color::White));
+}
