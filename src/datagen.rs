@@ -121,7 +121,15 @@ pub struct Summary {
     pub draws: usize,
 }
 
+/// What `gen-data --help` prints.
+pub const USAGE: &str = "usage: pbrain-gorin gen-data --out FILE [--games N (100)] [--nodes K (20000)] \
+[--rule 0|1|4|8|9 (0)] [--size S (15)] [--seed X (0)] [--random-plies P (4)] [--explore E (0, percent)]";
+
 pub fn run(args: &[String]) -> Result<()> {
+    if args.iter().any(|a| a == "--help" || a == "-h") {
+        println!("{USAGE}");
+        return Ok(());
+    }
     let (out, options) = parse_args(args)?;
     let file = std::fs::File::create(&out).with_context(|| format!("cannot create '{out}'"))?;
     let mut writer = std::io::BufWriter::new(file);

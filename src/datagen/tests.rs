@@ -240,6 +240,10 @@ fn the_command_line_is_checked() {
     ] {
         assert!(parse_args(&args(bad)).is_err(), "{bad}");
     }
+    // --help answers with the usage and writes no file, wherever it stands.
+    assert!(run(&args("--help")).is_ok());
+    assert!(run(&args("--out /nonexistent/dir/f.bin -h")).is_ok());
+    assert!(USAGE.contains("--out FILE"));
 }
 
 #[test]

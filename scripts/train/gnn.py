@@ -1,0 +1,129 @@
+"""GNN1, the quantised weight file: quantise float weights, write and read the file.
+
+The layout and the meaning of every number are documented in README.md ("GNN1"); this module and
+reference.py are its executable form. numpy only.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+MAGIC = b"GNN1"
+VERSION = 1
+HEADER = np.dtype([
+    ("magic", "S4"), ("version", "<u2"), ("dim", "<u2"), ("shape_count", "<u4"),
+    ("hidden", "<u2"), ("outputs", "<u2"), ("q_act", "u1"), ("q_weight", "u1"),
+    ("reserved", "<u2"), ("payload", "<u4"),
+])
+assert HEADER.itemsize == 24
+# Fixed power-of-two scales: an activation or embedding of 1.0 is 2**Q_ACT, a weight of 1.0 is
+# 2**Q_WEIGHT, a bias of 1.0 is 2**(Q_ACT + Q_WEIGHT).
+Q_ACT = 10
+Q_WEIGHT = 10
+I16 = (-32768, 32767)
+I32_MAX = 2**31 - 1
+# The arrays after the header, in file order: (name, little-endian type, shape from (S, D, H)).
+ARRAYS = (
+    ("emb_own", "<i2", lambda s, d, h: (s + 2, d)),
+    ("emb_opp", "<i2", lambda s, d, h: (s + 2, d)),
+    ("policy_w", "<i2", lambda s, d, h: (d,)),
+    ("policy_b", "<i4", lambda s, d, h: (1,)),
+    ("value1_w", "<i2", lambda s, d, h: (h, d)),
+    ("value1_b", "<i4", lambda s, d, h: (h,)),
+    ("value2_w", "<i2", lambda s, d, h: (h,)),
+    ("value2_b", "<i4", lambda s, d, h: (1,)),
+)
+
+
+class GnnError(ValueError):
+    """A GNN1 file or weight set that cannot be used."""
+
+
+@dataclass
+class QuantNet:
+    shape_count: int
+    dim: int
+    hidden: int
+    q_act: int
+    q_weight: int
+    arrays: dict[str, np.ndarray]  # ARRAYS' names -> int16 / int32 arrays
+
+    def __getattr__(self, name: str) -> np.ndarray:
+        try:
+            return self.__dict__["arrays"][name]
+        except KeyError:
+            raise AttributeError(name) from None
+
+
+def quantize(params: dict[str, np.ndarray], q_act: int = Q_ACT, q_weight: int = Q_WEIGHT) -> tuple[QuantNet, int]:
+    """Round float weights to GNN1 integers (round half to even, then clip to the type).
+
+    Returns the net and how many numbers were clipped. Fails when an i32 accumulator could
+    overflow (the reference and the engine sum in i32): activations are at most 2**q_act.
+    """
+    shapes = {name: np.shape(params[name]) for name, _, _ in ARRAYS}
+    rows, dim = shapes["emb_own"]
+    hidden = shapes["value1_w"][0]
+    scale = {"emb_own": q_act, "emb_opp": q_act, "policy_b": q_act + q_weight,
+             "value1_b": q_act + q_weight, "value2_b": q_act + q_weight}
+    arrays, clipped = {}, 0
+    for name, kind, shape in ARRAYS:
+        want = shape(rows - 2, dim, hidden)
+        x = np.asarray(params[name], np.float64).reshape(want)
+        q = np.round(x * 2.0 ** scale.get(name, q_weight))
+        info = np.iinfo(np.dtype(kind))
+        clipped += int(((q < info.min) | (q > info.max)).sum())
+        arrays[name] = np.clip(q, info.min, info.max).astype(np.dtype(kind).newbyteorder("="))
+    net = QuantNet(rows - 2, dim, hidden, q_act, q_weight, arrays)
+    check_bounds(net)
+    return net, clipped
+
+
+def check_bounds(net: QuantNet) -> None:
+    """Every dot product + bias fits i32 for activations in [0, 2**q_act]."""
+    top = 1 << net.q_act
+    for w, b, what in ((net.policy_w[None, :], net.policy_b, "policy"),
+                       (net.value1_w, net.value1_b, "value layer 1"),
+                       (net.value2_w[None, :], net.value2_b, "value layer 2")):
+        worst = np.abs(w.astype(np.int64)).sum(axis=1) * top + np.abs(b.astype(np.int64))
+        if worst.max() > I32_MAX:
+            raise GnnError(f"{what}: an i32 accumulator could overflow ({int(worst.max())})")
+
+
+def write(path: str | Path, net: QuantNet) -> None:
+    payload = b"".join(np.ascontiguousarray(net.arrays[name], kind).tobytes() for name, kind, _ in ARRAYS)
+    header = np.array([(MAGIC, VERSION, net.dim, net.shape_count, net.hidden, 1, net.q_act,
+                        net.q_weight, 0, len(payload))], HEADER)
+    Path(path).write_bytes(header.tobytes() + payload)
+
+
+def read(path: str | Path) -> QuantNet:
+    data = Path(path).read_bytes()
+    if len(data) < HEADER.itemsize:
+        raise GnnError(f"{path}: truncated header ({len(data)} of {HEADER.itemsize} bytes)")
+    h = np.frombuffer(data, HEADER, 1)[0]
+    if h["magic"] != MAGIC:
+        raise GnnError(f"{path}: bad magic {bytes(h['magic'])!r} (expected {MAGIC!r})")
+    if h["version"] != VERSION:
+        raise GnnError(f"{path}: version {h['version']} (this reader knows {VERSION})")
+    if h["outputs"] != 1 or h["reserved"] != 0:
+        raise GnnError(f"{path}: outputs {h['outputs']} / reserved {h['reserved']} (expected 1 / 0)")
+    s, d, hid = int(h["shape_count"]), int(h["dim"]), int(h["hidden"])
+    arrays, offset = {}, HEADER.itemsize
+    for name, kind, shape in ARRAYS:
+        want = shape(s, d, hid)
+        count = int(np.prod(want))
+        end = offset + count * np.dtype(kind).itemsize
+        if end > len(data):
+            raise GnnError(f"{path}: truncated at {name} (offset {offset}, file is {len(data)} bytes)")
+        arrays[name] = np.frombuffer(data, kind, count, offset).astype(np.dtype(kind).newbyteorder("=")).reshape(want)
+        offset = end
+    if offset != len(data) or h["payload"] != offset - HEADER.itemsize:
+        raise GnnError(f"{path}: {len(data)} bytes, header says {HEADER.itemsize + int(h['payload'])}, "
+                       f"the arrays need {offset}")
+    net = QuantNet(s, d, hid, int(h["q_act"]), int(h["q_weight"]), arrays)
+    check_bounds(net)
+    return net

@@ -1,0 +1,181 @@
+"""GRN1 training records (written by `pbrain-gorin gen-data`): read, write, and turn into net inputs.
+
+The format (version 1, little-endian) is documented in README.md. Files may mix board sizes, so
+the reader returns one `Group` per (width, height), each a numpy structured array in file order
+plus the game each record belongs to (a game is a run of consecutive records whose ply increases;
+a new file starts a new game).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+MAGIC = b"GRN1"
+VERSION = 1
+FILE_HEADER = 8
+RECORD_HEADER = 12
+MIN_SIDE, MAX_SIDE = 5, 32
+EMPTY, BLACK, WHITE = 0, 1, 2
+FLAG_EXPLORATION = 1
+FLAG_MATE = 2
+VALUE_LIMIT = 20000
+
+
+class RecordError(ValueError):
+    """A GRN1 file that cannot be read: the message names the file and the byte offset."""
+
+
+def record_dtype(width: int, height: int) -> np.dtype:
+    """The layout of one record on a width x height board (12 + 5 * width * height bytes)."""
+    n = width * height
+    return np.dtype([
+        ("rule", "u1"), ("width", "u1"), ("height", "u1"), ("to_move", "u1"),
+        ("ply", "<u2"), ("move", "<u2"), ("value", "<i2"), ("result", "i1"), ("flags", "u1"),
+        ("cells", "u1", (n,)), ("features", "<u2", (n, 2)),
+    ])
+
+
+def record_size(width: int, height: int) -> int:
+    return RECORD_HEADER + 5 * width * height
+
+
+@dataclass
+class Group:
+    """The records of one board size, in file order; `game` numbers the games across all files."""
+
+    width: int
+    height: int
+    records: np.ndarray  # structured, record_dtype(width, height)
+    game: np.ndarray  # int64, one per record
+
+    def __len__(self) -> int:
+        return len(self.records)
+
+
+@dataclass
+class Dataset:
+    shape_count: int
+    groups: dict[tuple[int, int], Group]
+    games: int
+
+    def __len__(self) -> int:
+        return sum(len(g) for g in self.groups.values())
+
+
+def _scan(path: Path, data: bytes) -> tuple[int, list[tuple[int, int, int]]]:
+    """The file's shape_count and (offset, width, height) of every record, checked for size."""
+    if len(data) < FILE_HEADER:
+        raise RecordError(f"{path}: truncated header at offset 0 ({len(data)} of {FILE_HEADER} bytes)")
+    if data[:4] != MAGIC:
+        raise RecordError(f"{path}: bad magic {data[:4]!r} at offset 0 (expected {MAGIC!r})")
+    version, shape_count = np.frombuffer(data, "<u2", 2, 4)
+    if version != VERSION:
+        raise RecordError(f"{path}: version {version} at offset 4 (this reader knows {VERSION})")
+    if shape_count == 0:
+        raise RecordError(f"{path}: shape_count 0 at offset 6")
+    spans = []
+    offset = FILE_HEADER
+    while offset < len(data):
+        left = len(data) - offset
+        if left < RECORD_HEADER:
+            raise RecordError(f"{path}: truncated record at offset {offset} ({left} bytes left, "
+                              f"a record header is {RECORD_HEADER})")
+        width, height = data[offset + 1], data[offset + 2]
+        if not (MIN_SIDE <= width <= MAX_SIDE and MIN_SIDE <= height <= MAX_SIDE):
+            raise RecordError(f"{path}: board {width}x{height} at offset {offset} "
+                              f"(sides are {MIN_SIDE}..{MAX_SIDE})")
+        size = record_size(width, height)
+        if left < size:
+            raise RecordError(f"{path}: truncated record at offset {offset} ({left} bytes left, "
+                              f"a {width}x{height} record is {size})")
+        spans.append((offset, width, height))
+        offset += size
+    return int(shape_count), spans
+
+
+def _check(path: Path, recs: np.ndarray, offsets: np.ndarray, shape_count: int) -> None:
+    """Field ranges; the first bad record is named by its offset."""
+    n = recs["cells"].shape[1]
+    bad = {
+        "to_move not 1 or 2": (recs["to_move"] != BLACK) & (recs["to_move"] != WHITE),
+        "result not -1, 0 or +1": np.abs(recs["result"].astype(np.int16)) > 1,
+        "move off the board": recs["move"] >= n,
+        f"value beyond +-{VALUE_LIMIT}": np.abs(recs["value"].astype(np.int32)) > VALUE_LIMIT,
+        "a cell not 0, 1 or 2": (recs["cells"] > WHITE).any(axis=1),
+        f"a shape index >= shape_count {shape_count}": (recs["features"] >= shape_count).any(axis=(1, 2)),
+    }
+    for what, mask in bad.items():
+        if mask.any():
+            i = int(np.argmax(mask))
+            raise RecordError(f"{path}: record at offset {int(offsets[i])}: {what}")
+
+
+def read(paths: list[str | Path]) -> Dataset:
+    """All records of `paths`, grouped by board size; every file must have the same shape_count."""
+    shape_count = None
+    parts: dict[tuple[int, int], list[tuple[np.ndarray, np.ndarray]]] = {}
+    games = 0
+    for path in map(Path, paths):
+        data = path.read_bytes()
+        count, spans = _scan(path, data)
+        if shape_count is None:
+            shape_count = count
+        elif count != shape_count:
+            raise RecordError(f"{path}: shape_count {count} at offset 6, but earlier files have {shape_count}")
+        if not spans:
+            continue
+        offsets = np.array([s[0] for s in spans], np.int64)
+        sizes = np.array([s[1] * 256 + s[2] for s in spans])
+        plies = np.array([int.from_bytes(data[o + 4:o + 6], "little") for o in offsets])
+        # A new game where the ply does not increase or the board size changes.
+        new_game = np.ones(len(spans), bool)
+        new_game[1:] = (plies[1:] <= plies[:-1]) | (sizes[1:] != sizes[:-1])
+        game = games + np.cumsum(new_game) - 1
+        games = int(game[-1]) + 1
+        buf = np.frombuffer(data, np.uint8)
+        for key in np.unique(sizes):
+            width, height = int(key) // 256, int(key) % 256
+            pick = sizes == key
+            dtype = record_dtype(width, height)
+            rows = buf[offsets[pick, None] + np.arange(dtype.itemsize)]
+            recs = rows.view(dtype).reshape(-1)
+            _check(path, recs, offsets[pick], count)
+            parts.setdefault((width, height), []).append((recs, game[pick]))
+    if shape_count is None:
+        raise RecordError("no GRN1 files given")
+    groups = {
+        (w, h): Group(w, h, np.concatenate([p[0] for p in ps]), np.concatenate([p[1] for p in ps]))
+        for (w, h), ps in sorted(parts.items())
+    }
+    return Dataset(shape_count, groups, games)
+
+
+def write(path: str | Path, shape_count: int, chunks: list[np.ndarray]) -> None:
+    """Write a GRN1 file: the header, then the records of each structured array in order."""
+    with open(path, "wb") as out:
+        out.write(MAGIC + np.array([VERSION, shape_count], "<u2").tobytes())
+        for chunk in chunks:
+            out.write(np.ascontiguousarray(chunk).tobytes())
+
+
+def inputs(recs: np.ndarray, shape_count: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Net inputs from the side to move's view: (own, opp, empty), each [records, points].
+
+    own/opp index the net's two embedding tables: an empty point's shape for the side to move and
+    for the other side; an occupied point looks up row shape_count (a stone of the side to move)
+    or shape_count + 1 (the other side's stone) in both tables.
+    """
+    stm = recs["to_move"].astype(np.int64)[:, None]
+    feats = recs["features"].astype(np.int64)
+    black_moves = stm == BLACK
+    own = np.where(black_moves, feats[..., 0], feats[..., 1])
+    opp = np.where(black_moves, feats[..., 1], feats[..., 0])
+    cells = recs["cells"].astype(np.int64)
+    stone = np.where(cells == stm, shape_count, shape_count + 1)
+    empty = cells == EMPTY
+    own = np.where(empty, own, stone)
+    opp = np.where(empty, opp, stone)
+    return own, opp, empty

@@ -1,0 +1,100 @@
+"""Training (torch): the loss goes down on synthetic data, the export agrees with the float net,
+the command line writes a GNN1 file, and (when the engine has gen-data) engine data trains."""
+
+from __future__ import annotations
+
+import io
+import subprocess
+import tempfile
+import unittest
+from contextlib import redirect_stdout
+from pathlib import Path
+
+import numpy as np
+
+from train import gnn, records, reference
+from train.tests.common import GORIN, HAS_TORCH, NEEDS_TORCH, synthetic
+
+# The quantised reference against the float net, in logit units (1.0 = 2**q_act): embeddings and
+# weights are rounded to 2**-10, so a trained net of this size stays far inside it (~0.005 seen).
+EXPORT_BOUND = 0.05
+
+
+def quiet(*_args) -> None:
+    pass
+
+
+@unittest.skipUnless(HAS_TORCH, NEEDS_TORCH)
+class TrainTest(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls) -> None:
+        import torch
+        torch.set_num_threads(2)
+        from train import train
+        cls.tmp = tempfile.TemporaryDirectory()
+        cls.dir = Path(cls.tmp.name)
+        cls.data_path = cls.dir / "syn.grn1"
+        synthetic(cls.data_path)
+        cls.data = records.read([cls.data_path])
+        cls.model, cls.history = train.train(cls.data, epochs=4, batch=64, lr=1e-2, dim=16, hidden=16,
+                                             held_out=0.2, seed=2, log=quiet)
+
+    @classmethod
+    def tearDownClass(cls) -> None:
+        cls.tmp.cleanup()
+
+    def test_loss_goes_down(self) -> None:
+        first, last = self.history[0], self.history[-1]
+        self.assertLess(last[1][1], 0.6 * first[1][1], self.history)  # train policy loss
+        self.assertLess(last[2][1], first[2][1], self.history)  # held-out policy loss
+        self.assertGreater(last[2][2], 0.5, self.history)  # held-out top-1 (chance is ~1/70)
+        self.assertLessEqual(last[1][0], first[1][0] + 0.01, self.history)  # value loss not worse
+
+    def test_export_agrees_with_float_net(self) -> None:
+        from train import train
+        q, clipped = gnn.quantize(self.model.float_params())
+        self.assertEqual(clipped, 0)
+        dv, dp = train.compare(self.model, q, self.data)
+        self.assertLess(dv, EXPORT_BOUND)
+        self.assertLess(dp, EXPORT_BOUND)
+        # And the file says the same as the net in memory.
+        path = self.dir / "n.gnn1"
+        gnn.write(path, q)
+        inputs = records.inputs(self.data.groups[(9, 9)].records[:32], self.data.shape_count)
+        for a, b in zip(reference.forward(q, *inputs), reference.forward(gnn.read(path), *inputs)):
+            np.testing.assert_array_equal(a, b)
+
+    def test_command_line(self) -> None:
+        from train import train
+        out = self.dir / "cli.gnn1"
+        text = io.StringIO()
+        with redirect_stdout(text):
+            rc = train.main(["--data", str(self.data_path), "--epochs", "1", "--dim", "8", "--hidden", "8",
+                             "--out", str(out), "--seed", "3"])
+        self.assertEqual(rc, 0, text.getvalue())
+        self.assertRegex(text.getvalue(), r"epoch 1: train value \d\.\d+ policy \d\.\d+ top1 0\.\d+  held-out")
+        self.assertEqual(gnn.read(out).dim, 8)
+
+    def test_engine_data_trains(self) -> None:
+        if not GORIN.exists():
+            self.skipTest(f"no engine at {GORIN} (cargo build --release)")
+        probe = subprocess.run([str(GORIN), "gen-data", "--help"], capture_output=True, text=True,
+                               timeout=30, stdin=subprocess.DEVNULL)
+        if probe.returncode != 0 or "gen-data" not in probe.stdout + probe.stderr:
+            self.skipTest(f"{GORIN} has no gen-data subcommand yet (`gen-data --help` exit {probe.returncode})")
+        from train import train
+        data_path = self.dir / "engine.grn1"
+        run = subprocess.run([str(GORIN), "gen-data", "--games", "2", "--size", "9", "--nodes", "500",
+                              "--out", str(data_path)], capture_output=True, text=True, timeout=120,
+                             stdin=subprocess.DEVNULL)
+        self.assertEqual(run.returncode, 0, run.stderr)
+        data = records.read([data_path])
+        self.assertEqual(list(data.groups), [(9, 9)])
+        self.assertGreaterEqual(data.games, 2)
+        model, history = train.train(data, epochs=1, batch=32, held_out=0.0, log=quiet)
+        self.assertTrue(all(np.isfinite(history[0][1])))
+        gnn.quantize(model.float_params())
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,225 @@
+"""Train the value + policy net on GRN1 records and export it as GNN1 weights.
+
+From scripts/: python3 -m train.train --data games.grn1 --epochs 10 --out net.gnn1
+(from the repository root: PYTHONPATH=scripts python3 -m train.train ...). Uses CUDA when present.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import sys
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+import torch
+import torch.nn.functional as F
+
+from . import gnn, records, reference
+from .model import DIM, HIDDEN, MixNet
+
+
+@dataclass
+class Part:
+    """One board size's records as net inputs, kept as numpy until a batch is taken."""
+
+    own: np.ndarray
+    opp: np.ndarray
+    empty: np.ndarray
+    move: np.ndarray
+    target: np.ndarray  # value target in [0, 1]
+    use_policy: np.ndarray  # bool: not an exploration move
+
+
+@dataclass
+class Stats:
+    value: float = 0.0
+    policy: float = 0.0
+    correct: int = 0
+    positions: int = 0
+    policy_positions: int = 0
+    history: list = field(default_factory=list)
+
+    def add(self, value_sum: float, policy_sum: float, correct: int, n: int, np_: int) -> None:
+        self.value += value_sum
+        self.policy += policy_sum
+        self.correct += correct
+        self.positions += n
+        self.policy_positions += np_
+
+    def means(self) -> tuple[float, float, float]:
+        p = max(self.policy_positions, 1)
+        return self.value / max(self.positions, 1), self.policy / p, self.correct / p
+
+
+def value_target(recs: np.ndarray, value_scale: float, value_mix: float) -> np.ndarray:
+    """(1 - mix) * result (1 win, 0.5 draw, 0 loss) + mix * sigmoid(value / scale); exploration
+    moves carry no search value, so theirs is the result alone."""
+    result = (recs["result"].astype(np.float32) + 1) / 2
+    search = 1 / (1 + np.exp(-recs["value"].astype(np.float32) / value_scale))
+    mix = np.where(recs["flags"] & records.FLAG_EXPLORATION, 0.0, value_mix).astype(np.float32)
+    return (1 - mix) * result + mix * search
+
+
+def split(data: records.Dataset, held_out: float, seed: int) -> tuple[dict, dict]:
+    """Per board size, the indices of training and held-out records; whole games go one way."""
+    rng = np.random.default_rng(seed)
+    held_games = rng.permutation(data.games)[:int(round(held_out * data.games))]
+    train, held = {}, {}
+    for key, group in data.groups.items():
+        is_held = np.isin(group.game, held_games)
+        train[key], held[key] = np.flatnonzero(~is_held), np.flatnonzero(is_held)
+    return train, held
+
+
+def parts(data: records.Dataset, value_scale: float, value_mix: float) -> dict[tuple[int, int], Part]:
+    out = {}
+    for key, group in data.groups.items():
+        own, opp, empty = records.inputs(group.records, data.shape_count)
+        recs = group.records
+        out[key] = Part(own.astype(np.int32), opp.astype(np.int32), empty, recs["move"].astype(np.int64),
+                        value_target(recs, value_scale, value_mix),
+                        (recs["flags"] & records.FLAG_EXPLORATION) == 0)
+    return out
+
+
+def batches(index: dict, batch: int, rng: np.random.Generator | None) -> list[tuple[tuple[int, int], np.ndarray]]:
+    """(board size, record indices) batches; shuffled when rng is given."""
+    out = []
+    for key, idx in index.items():
+        idx = rng.permutation(idx) if rng is not None else idx
+        out += [(key, idx[i:i + batch]) for i in range(0, len(idx), batch)]
+    if rng is not None:
+        out = [out[i] for i in rng.permutation(len(out))]
+    return out
+
+
+def losses(model: MixNet, part: Part, idx: np.ndarray, device: torch.device):
+    """(value loss sum, policy loss sum, correct top-1, policy positions) over one batch."""
+    t = lambda a: torch.as_tensor(a[idx]).to(device)  # noqa: E731
+    value, policy = model(t(part.own).long(), t(part.opp).long(), t(part.empty))
+    value_loss = F.binary_cross_entropy_with_logits(value, t(part.target), reduction="sum")
+    use = t(part.use_policy)
+    if use.any():
+        logits, move = policy[use], t(part.move)[use]
+        policy_loss = F.cross_entropy(logits, move, reduction="sum")
+        correct = int((logits.argmax(dim=1) == move).sum())
+    else:
+        policy_loss, correct = value_loss.new_zeros(()), 0
+    return value_loss, policy_loss, correct, int(use.sum())
+
+
+def evaluate(model: MixNet, data: dict, index: dict, batch: int, device: torch.device) -> Stats:
+    stats = Stats()
+    model.eval()
+    with torch.no_grad():
+        for key, idx in batches(index, batch, None):
+            v, p, c, n = losses(model, data[key], idx, device)
+            stats.add(float(v), float(p), c, len(idx), n)
+    model.train()
+    return stats
+
+
+def train(data: records.Dataset, *, epochs: int = 10, batch: int = 256, lr: float = 3e-3,
+          held_out: float = 0.1, seed: int = 1, value_scale: float = 600.0, value_mix: float = 0.5,
+          policy_weight: float = 1.0, dim: int = DIM, hidden: int = HIDDEN, log=print) -> tuple[MixNet, list]:
+    """Fit a MixNet; returns it and one (epoch, train means, held-out means) row per epoch."""
+    torch.manual_seed(seed)
+    rng = np.random.default_rng(seed)
+    device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+    model = MixNet(data.shape_count, dim, hidden).to(device)
+    opt = torch.optim.Adam(model.parameters(), lr=lr)
+    train_idx, held_idx = split(data, held_out, seed)
+    prepared = parts(data, value_scale, value_mix)
+    n_train = sum(map(len, train_idx.values()))
+    n_held = sum(map(len, held_idx.values()))
+    log(f"{len(data)} positions in {data.games} games, sizes {sorted(data.groups)}; "
+        f"train {n_train}, held-out {n_held}; device {device}")
+    limit = 2.0**15 / 2**gnn.Q_ACT * 0.999  # keep embeddings representable as i16 at scale 2**Q_ACT
+    history = []
+    for epoch in range(1, epochs + 1):
+        start = time.monotonic()
+        stats = Stats()
+        for key, idx in batches(train_idx, batch, rng):
+            v, p, c, n = losses(model, prepared[key], idx, device)
+            loss = (v + policy_weight * p) / len(idx)
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            with torch.no_grad():
+                model.emb_own.weight.clamp_(-limit, limit)
+                model.emb_opp.weight.clamp_(-limit, limit)
+            stats.add(float(v.detach()), float(p.detach()), c, len(idx), n)
+        held = evaluate(model, prepared, held_idx, batch, device) if n_held else None
+        row = (epoch, stats.means(), held.means() if held else None)
+        history.append(row)
+        tv, tp, ta = row[1]
+        line = f"epoch {epoch}: train value {tv:.4f} policy {tp:.4f} top1 {ta:.3f}"
+        if held:
+            hv, hp, ha = row[2]
+            line += f"  held-out value {hv:.4f} policy {hp:.4f} top1 {ha:.3f}"
+        log(f"{line}  ({time.monotonic() - start:.1f} s)")
+    return model.cpu(), history
+
+
+def compare(model: MixNet, net: gnn.QuantNet, data: records.Dataset, limit: int = 512) -> tuple[float, float]:
+    """Largest |float - quantised| of the value and of the policy logits (empty points), in logit
+    units, over the first `limit` records of each board size."""
+    worst_v = worst_p = 0.0
+    scale = 2.0**net.q_act
+    model.eval()
+    for group in data.groups.values():
+        own, opp, empty = records.inputs(group.records[:limit], data.shape_count)
+        qv, qp = reference.forward(net, own, opp, empty)
+        with torch.no_grad():
+            fv, fp = model(torch.as_tensor(own), torch.as_tensor(opp), torch.as_tensor(empty))
+        worst_v = max(worst_v, float(np.abs(qv / scale - fv.double().numpy()).max()))
+        diff = np.abs(qp / scale - fp.double().numpy())[empty]
+        worst_p = max(worst_p, float(diff.max()) if diff.size else 0.0)
+    model.train()
+    return worst_v, worst_p
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python3 -m train.train", description=__doc__.splitlines()[0])
+    ap.add_argument("--data", nargs="+", required=True, help="GRN1 files (pbrain-gorin gen-data)")
+    ap.add_argument("--epochs", type=int, default=10)
+    ap.add_argument("--batch", type=int, default=256)
+    ap.add_argument("--lr", type=float, default=3e-3)
+    ap.add_argument("--held-out", type=float, default=0.1, help="share of games held out (default 0.1)")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--value-scale", type=float, default=600.0,
+                    help="engine score of sigmoid 0.73 (search values become sigmoid(value/scale))")
+    ap.add_argument("--value-mix", type=float, default=0.5, help="weight of the search value against the result")
+    ap.add_argument("--dim", type=int, default=DIM)
+    ap.add_argument("--hidden", type=int, default=HIDDEN)
+    ap.add_argument("--threads", type=int, default=0, help="torch CPU threads (0: torch's default)")
+    ap.add_argument("--out", required=True, help="GNN1 weight file to write")
+    args = ap.parse_args(argv)
+    if not 0 <= args.held_out < 1:
+        ap.error("--held-out must be in [0, 1)")
+    if args.threads:
+        torch.set_num_threads(args.threads)
+    try:
+        data = records.read(args.data)
+    except (records.RecordError, OSError) as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 1
+    if not len(data):
+        print("error: no records", file=sys.stderr)
+        return 1
+    model, _ = train(data, epochs=args.epochs, batch=args.batch, lr=args.lr, held_out=args.held_out,
+                     seed=args.seed, value_scale=args.value_scale, value_mix=args.value_mix,
+                     dim=args.dim, hidden=args.hidden)
+    net, clipped = gnn.quantize(model.float_params())
+    gnn.write(args.out, net)
+    dv, dp = compare(model, net, data)
+    print(f"wrote {args.out}: GNN1 D={net.dim} hidden={net.hidden} shape_count={net.shape_count}, "
+          f"{clipped} weights clipped; quantised vs float: value logit within {dv:.4f}, "
+          f"policy logits within {dp:.4f}")
+    return 0 if math.isfinite(dv) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
