@@ -54,7 +54,7 @@
 //! board.
 
 use crate::board::{splitmix64, Board, MAX_SIZE, MIN_SIZE};
-use crate::eval::{self, net::NO_SHAPE, SHAPE_COUNT};
+use crate::eval::{self, gnn, net::NO_SHAPE, SHAPE_COUNT};
 use crate::search::movepick::is_legal;
 use crate::search::tt::Tt;
 use crate::search::{is_decisive, Limits, Searcher, MAX_DEPTH};
@@ -408,12 +408,29 @@ fn write_record(b: &Board, p: Pos, value: i32, flags: u8, bytes: &mut Vec<u8>) {
         .collect();
     bytes.extend(points.iter().map(|&q| b.get(q).map_or(0, colour_byte)));
     for &q in &points {
-        let pair =
-            if b.is_empty(q) { [feature(b, q, Color::Black), feature(b, q, Color::White)] } else { [0, 0] };
-        for f in pair {
+        for f in features(b, q) {
             bytes.extend_from_slice(&f.to_le_bytes());
         }
     }
+}
+
+/// A point's two features as a record holds them: for black, for white; 0 on a stone.
+fn features(b: &Board, q: Pos) -> [u16; 2] {
+    if b.is_empty(q) {
+        [feature(b, q, Color::Black), feature(b, q, Color::White)]
+    } else {
+        [0, 0]
+    }
+}
+
+/// The inputs of the trainer's net (`eval::gnn`) for the position `b`, row-major, as the net
+/// reads them from the position's record.
+pub fn gnn_points(b: &Board) -> Vec<gnn::Point> {
+    (0..b.height())
+        .flat_map(|y| (0..b.width()).map(move |x| (x, y)))
+        .filter_map(|(x, y)| b.pos(x as i64, y as i64))
+        .map(|q| gnn::Point::from_record(b.get(q), features(b, q), b.side_to_move()))
+        .collect()
 }
 
 #[cfg(test)]

@@ -260,3 +260,50 @@ fn a_point_renju_forbids_by_its_patterns_gets_the_rank_of_its_patterns() {
     assert!((f as usize) < SHAPE_COUNT);
     assert_eq!(feature(&b, p, Color::White), b.shape(p, Color::White));
 }
+
+#[test]
+fn the_nets_inputs_of_a_live_board_are_its_records() {
+    // Five stones each, black to move, and in renju a point without a shape for black (the
+    // overline point at x = 3 on the top row).
+    let text = "\
+        x x x . x x . . .\n\
+        . o o . . . . . .\n\
+        . . o . o . . . .\n\
+        . . . o . . . . .\n\
+        . . . . . . . . .\n\
+        . . . . . . . . .\n\
+        . . . . . . . . .\n\
+        . . . . . . . . .\n\
+        . . . . . . . . .\n";
+    for rule in [Rule::Renju, Rule::Freestyle] {
+        let b = Board::from_ascii(text, rule);
+        assert_eq!(b.side_to_move(), Color::Black);
+        let mut bytes = Vec::new();
+        let p = b.pos(8, 8).expect("on board");
+        write_record(&b, p, 0, 0, &mut bytes);
+        let mut file = b"GRN1".to_vec();
+        file.extend_from_slice(&1u16.to_le_bytes());
+        file.extend_from_slice(&(SHAPE_COUNT as u16).to_le_bytes());
+        file.extend(bytes);
+        let (_, records) = read(&file);
+        let r = &records[0];
+        let colour = |c: u8| [None, Some(Color::Black), Some(Color::White)][c as usize];
+        let from_record: Vec<gnn::Point> = r
+            .cells
+            .iter()
+            .zip(&r.features)
+            .map(|(&c, &f)| gnn::Point::from_record(colour(c), f, colour(r.to_move).expect("a side")))
+            .collect();
+        let live = gnn_points(&b);
+        assert_eq!(live, from_record);
+        assert_eq!(live.len(), 81);
+        let own = live.iter().filter(|&&q| q == gnn::Point::OwnStone).count();
+        let opp = live.iter().filter(|&&q| q == gnn::Point::OppStone).count();
+        assert_eq!((own, opp), (5, 5));
+        for q in &live {
+            if let gnn::Point::Empty { own, opp } = *q {
+                assert!((own as usize) < SHAPE_COUNT && (opp as usize) < SHAPE_COUNT);
+            }
+        }
+    }
+}

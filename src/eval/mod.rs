@@ -6,6 +6,7 @@
 //! This sits below the board: the board keeps those sums over its empty points as stones come
 //! and go (as Stockfish's position keeps its accumulators), and `Board::evaluate` reads them.
 
+pub mod gnn;
 pub mod net;
 pub mod params;
 

@@ -1,0 +1,385 @@
+//! The trainer's net (GNN1, `scripts/train/`): reads a GNN1 weight file and computes its integer
+//! forward pass, value and per-point policy logits, bit for bit as `scripts/train/reference.py`
+//! (the spec; the format and the arithmetic are documented in `scripts/train/README.md`).
+//!
+//! Below the board: the inputs are plain per-point values (`Point`), each an empty point's two
+//! shape indices from the side to move's view or a stone of either side, as GRN1 records carry
+//! them (`Point::from_record`). Not yet used by the search.
+
+use crate::types::Color;
+use std::fmt;
+
+pub const MAGIC: &[u8; 4] = b"GNN1";
+pub const VERSION: u16 = 1;
+/// Bytes of the header; the arrays follow.
+pub const HEADER_BYTES: usize = 24;
+/// The one value output version 1 knows.
+const OUTPUTS: u16 = 1;
+/// Largest scale exponents accepted: with activations at most 2^20 a sum over the largest
+/// board (32 x 32 = 2^10 points) still fits i32. The trainer writes 10 and 10.
+const MAX_Q: u8 = 20;
+
+/// A GNN1 file that cannot be used; the message says why.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GnnError(String);
+
+impl fmt::Display for GnnError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "GNN1: {}", self.0)
+    }
+}
+
+impl std::error::Error for GnnError {}
+
+fn error<T>(message: String) -> Result<T, GnnError> {
+    Err(GnnError(message))
+}
+
+/// One point of the board as the net sees it, from the side to move's view.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Point {
+    /// An empty point: its shape index for the side to move and for the other side.
+    Empty { own: u16, opp: u16 },
+    /// A stone of the side to move (table row S in both tables).
+    OwnStone,
+    /// A stone of the other side (table row S + 1 in both tables).
+    OppStone,
+}
+
+impl Point {
+    /// A point from a GRN1 record's fields (`records.inputs`): its cell (`None` empty), its
+    /// features (shape for black, shape for white) and the side to move.
+    pub fn from_record(cell: Option<Color>, features: [u16; 2], to_move: Color) -> Point {
+        match cell {
+            None if to_move == Color::Black => Point::Empty { own: features[0], opp: features[1] },
+            None => Point::Empty { own: features[1], opp: features[0] },
+            Some(c) if c == to_move => Point::OwnStone,
+            Some(_) => Point::OppStone,
+        }
+    }
+}
+
+/// The forward pass's result: logits at scale 2^q_act.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Output {
+    /// The logit of the side to move's expected score.
+    pub value: i32,
+    /// A logit per point in input order; `None` on occupied points (not moves).
+    pub policy: Vec<Option<i32>>,
+}
+
+/// A GNN1 net: the header's sizes and scales and the arrays in file order.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Gnn {
+    pub shape_count: usize,
+    pub dim: usize,
+    pub hidden: usize,
+    pub q_act: u32,
+    pub q_weight: u32,
+    /// (S + 2) x D, row-major: row = shape index, S own stone, S + 1 other stone.
+    emb_own: Vec<i16>,
+    emb_opp: Vec<i16>,
+    policy_w: Vec<i16>,
+    policy_b: i32,
+    /// H x D, row j = hidden unit j.
+    value1_w: Vec<i16>,
+    value1_b: Vec<i32>,
+    value2_w: Vec<i16>,
+    value2_b: i32,
+}
+
+/// Reads little-endian numbers from the front of a byte slice, failing at its end.
+struct Bytes<'a> {
+    data: &'a [u8],
+    at: usize,
+}
+
+impl Bytes<'_> {
+    fn take<const N: usize>(&mut self, what: &str) -> Result<[u8; N], GnnError> {
+        match self.data.get(self.at..self.at + N) {
+            Some(b) => {
+                self.at += N;
+                let mut out = [0; N];
+                out.copy_from_slice(b);
+                Ok(out)
+            }
+            None => error(format!("truncated at {what} (offset {}, {} bytes)", self.at, self.data.len())),
+        }
+    }
+
+    fn u8(&mut self, what: &str) -> Result<u8, GnnError> {
+        self.take::<1>(what).map(|b| b[0])
+    }
+
+    fn u16(&mut self, what: &str) -> Result<u16, GnnError> {
+        self.take(what).map(u16::from_le_bytes)
+    }
+
+    fn u32(&mut self, what: &str) -> Result<u32, GnnError> {
+        self.take(what).map(u32::from_le_bytes)
+    }
+
+    fn i16s(&mut self, count: usize, what: &str) -> Result<Vec<i16>, GnnError> {
+        (0..count).map(|_| self.take(what).map(i16::from_le_bytes)).collect()
+    }
+
+    fn i32s(&mut self, count: usize, what: &str) -> Result<Vec<i32>, GnnError> {
+        (0..count).map(|_| self.take(what).map(i32::from_le_bytes)).collect()
+    }
+}
+
+/// `x / 2^shift` rounded half up: `(x + 2^(shift-1)) >> shift`, an arithmetic (floor) shift.
+/// The sum is taken in i64: `check_bounds` keeps `x` within i32, not `x` plus the half.
+fn shift_round(x: i32, shift: u32) -> i32 {
+    ((i64::from(x) + (1i64 << (shift - 1))) >> shift) as i32
+}
+
+impl Gnn {
+    /// Reads a GNN1 file: checks magic, version, outputs = 1, reserved = 0, the scales, that
+    /// the payload is exactly the arrays, and that no i32 sum of the forward pass can overflow.
+    pub fn from_bytes(data: &[u8]) -> Result<Gnn, GnnError> {
+        let mut r = Bytes { data, at: 0 };
+        if data.len() < HEADER_BYTES {
+            return error(format!("truncated header ({} of {HEADER_BYTES} bytes)", data.len()));
+        }
+        let magic: [u8; 4] = r.take("magic")?;
+        if &magic != MAGIC {
+            return error(format!("bad magic {magic:?} (expected {MAGIC:?})"));
+        }
+        let version = r.u16("version")?;
+        if version != VERSION {
+            return error(format!("version {version} (this reader knows {VERSION})"));
+        }
+        let dim = usize::from(r.u16("dim")?);
+        let shape_count = r.u32("shape_count")? as usize;
+        let hidden = usize::from(r.u16("hidden")?);
+        let outputs = r.u16("outputs")?;
+        let q_act = r.u8("q_act")?;
+        let q_weight = r.u8("q_weight")?;
+        let reserved = r.u16("reserved")?;
+        let payload = r.u32("payload")? as usize;
+        if outputs != OUTPUTS || reserved != 0 {
+            return error(format!("outputs {outputs} / reserved {reserved} (expected {OUTPUTS} / 0)"));
+        }
+        if q_act > MAX_Q || !(1..=MAX_Q).contains(&q_weight) {
+            return error(format!("q_act {q_act} / q_weight {q_weight} (allowed 0..={MAX_Q} / 1..={MAX_Q})"));
+        }
+        // Sizes in u64 (a u32 shape_count times a u16 width cannot overflow it).
+        let rows = shape_count as u64 + 2;
+        let (d, h) = (dim as u64, hidden as u64);
+        let need = 2 * (2 * rows * d) + 2 * d + 4 + 2 * h * d + 4 * h + 2 * h + 4;
+        if payload as u64 != need || (data.len() - HEADER_BYTES) as u64 != need {
+            return error(format!(
+                "{} bytes, header says {}, the arrays need {}",
+                data.len(),
+                HEADER_BYTES + payload,
+                HEADER_BYTES as u64 + need
+            ));
+        }
+        let table = (shape_count + 2) * dim;
+        let net = Gnn {
+            shape_count,
+            dim,
+            hidden,
+            q_act: u32::from(q_act),
+            q_weight: u32::from(q_weight),
+            emb_own: r.i16s(table, "emb_own")?,
+            emb_opp: r.i16s(table, "emb_opp")?,
+            policy_w: r.i16s(dim, "policy_w")?,
+            policy_b: r.i32s(1, "policy_b")?[0],
+            value1_w: r.i16s(hidden * dim, "value1_w")?,
+            value1_b: r.i32s(hidden, "value1_b")?,
+            value2_w: r.i16s(hidden, "value2_w")?,
+            value2_b: r.i32s(1, "value2_b")?[0],
+        };
+        net.check_bounds()?;
+        Ok(net)
+    }
+
+    /// Every dot product plus its bias fits i32 for activations in [0, 2^q_act]
+    /// (`gnn.check_bounds`).
+    fn check_bounds(&self) -> Result<(), GnnError> {
+        let top = 1i64 << self.q_act;
+        let worst =
+            |w: &[i16], b: i32| w.iter().map(|&x| i64::from(x).abs()).sum::<i64>() * top + i64::from(b).abs();
+        let mut layers = vec![("policy", worst(&self.policy_w, self.policy_b))];
+        for (j, &b) in self.value1_b.iter().enumerate() {
+            layers.push(("value layer 1", worst(&self.value1_w[j * self.dim..(j + 1) * self.dim], b)));
+        }
+        layers.push(("value layer 2", worst(&self.value2_w, self.value2_b)));
+        match layers.into_iter().find(|&(_, w)| w > i64::from(i32::MAX)) {
+            Some((what, w)) => error(format!("{what}: an i32 accumulator could overflow ({w})")),
+            None => Ok(()),
+        }
+    }
+
+    /// The table row of a point (both tables use the same row).
+    fn rows(&self, p: Point) -> Result<(usize, usize), GnnError> {
+        match p {
+            Point::Empty { own, opp } => {
+                let (own, opp) = (usize::from(own), usize::from(opp));
+                if own >= self.shape_count || opp >= self.shape_count {
+                    return error(format!(
+                        "shape index {} >= shape_count {}",
+                        own.max(opp),
+                        self.shape_count
+                    ));
+                }
+                Ok((own, opp))
+            }
+            Point::OwnStone => Ok((self.shape_count, self.shape_count)),
+            Point::OppStone => Ok((self.shape_count + 1, self.shape_count + 1)),
+        }
+    }
+
+    /// The integer forward pass (reference.py) over all points of a board, in any fixed order
+    /// (the trainer's is row-major). Fails on an empty board list or a shape index beyond
+    /// shape_count.
+    pub fn forward(&self, points: &[Point]) -> Result<Output, GnnError> {
+        if points.is_empty() {
+            return error("no points".to_owned());
+        }
+        let (dim, top) = (self.dim, 1i32 << self.q_act);
+        let mut sums = vec![0i32; dim];
+        let mut policy = Vec::with_capacity(points.len());
+        let mut h = vec![0i32; dim];
+        for &p in points {
+            // 1. The two table rows summed, clipped to [0, 2^q_act] (clipped ReLU).
+            let (own, opp) = self.rows(p)?;
+            let (own, opp) =
+                (&self.emb_own[own * dim..(own + 1) * dim], &self.emb_opp[opp * dim..(opp + 1) * dim]);
+            for d in 0..dim {
+                h[d] = (i32::from(own[d]) + i32::from(opp[d])).clamp(0, top);
+                sums[d] += h[d];
+            }
+            // 2. Policy on empty points: a dot product plus the bias, back to scale 2^q_act.
+            policy.push(match p {
+                Point::Empty { .. } => {
+                    let dot: i32 = h.iter().zip(&self.policy_w).map(|(&x, &w)| x * i32::from(w)).sum();
+                    Some(shift_round(self.policy_b + dot, self.q_weight))
+                }
+                _ => None,
+            });
+        }
+        // 3. The mean over all points, rounded half up (non-negative, integer division).
+        let n = points.len() as i32;
+        let mean: Vec<i32> = sums.iter().map(|&s| (s + n / 2) / n).collect();
+        // 4. D -> hidden, clipped ReLU; 5. hidden -> 1.
+        let mut value = self.value2_b;
+        for j in 0..self.hidden {
+            let w = &self.value1_w[j * dim..(j + 1) * dim];
+            let z: i32 = mean.iter().zip(w).map(|(&m, &w)| m * i32::from(w)).sum();
+            let a = shift_round(self.value1_b[j] + z, self.q_weight).clamp(0, top);
+            value += a * i32::from(self.value2_w[j]);
+        }
+        Ok(Output { value: shift_round(value, self.q_weight), policy })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A GNN1 file with S = 2, D = 2, H = 1 and the given arrays' numbers in file order.
+    fn tiny(q: u8, numbers: &[i32]) -> Vec<u8> {
+        let (s, d, h) = (2u32, 2u16, 1u16);
+        let mut out = MAGIC.to_vec();
+        for x in [VERSION, d] {
+            out.extend_from_slice(&x.to_le_bytes());
+        }
+        out.extend_from_slice(&s.to_le_bytes());
+        for x in [h, 1] {
+            out.extend_from_slice(&x.to_le_bytes());
+        }
+        out.extend_from_slice(&[q, q, 0, 0]);
+        // emb_own, emb_opp (4 x 2 each), policy_w (2), policy_b, value1_w (2), value1_b,
+        // value2_w (1), value2_b: i32 at the biases (positions 18, 21, 23), else i16.
+        let mut payload = Vec::new();
+        for (i, &x) in numbers.iter().enumerate() {
+            if [18, 21, 23].contains(&i) {
+                payload.extend_from_slice(&x.to_le_bytes());
+            } else {
+                payload.extend_from_slice(&(x as i16).to_le_bytes());
+            }
+        }
+        out.extend_from_slice(&(payload.len() as u32).to_le_bytes());
+        out.extend(payload);
+        out
+    }
+
+    /// Row r of both tables is (r, -r) scaled; weights 1; biases 0.
+    fn tiny_numbers() -> Vec<i32> {
+        let mut v: Vec<i32> = (0..4).flat_map(|r| [r * 100, -r * 100]).collect();
+        v.extend(v.clone());
+        v.extend([1024, 1024, 0, 1024, 1024, 0, 1024, 0]);
+        v
+    }
+
+    #[test]
+    fn a_tiny_net_computes_by_hand() {
+        let net = Gnn::from_bytes(&tiny(10, &tiny_numbers())).expect("valid");
+        let points = [Point::Empty { own: 1, opp: 0 }, Point::OwnStone, Point::OppStone];
+        let out = net.forward(&points).expect("indices in range");
+        // h: (100, 0), (400, 0), (600, 0); policy of the empty point 100; mean (367, 0);
+        // a = 367; value = 367.
+        assert_eq!(out, Output { value: 367, policy: vec![Some(100), None, None] });
+    }
+
+    #[test]
+    fn shift_round_rounds_half_up() {
+        assert_eq!([-3, -2, -1, 1, 2, 3].map(|x| shift_round(x, 1)), [-1, -1, 0, 1, 1, 2]);
+        assert_eq!(shift_round(i32::MAX, 10), 2_097_152);
+    }
+
+    #[test]
+    fn every_truncation_is_an_error() {
+        let bytes = tiny(10, &tiny_numbers());
+        for len in 0..bytes.len() {
+            assert!(Gnn::from_bytes(&bytes[..len]).is_err(), "{len} bytes accepted");
+        }
+        let mut longer = bytes.clone();
+        longer.push(0);
+        assert!(Gnn::from_bytes(&longer).is_err());
+    }
+
+    #[test]
+    fn corrupt_headers_are_errors() {
+        let bytes = tiny(10, &tiny_numbers());
+        // magic, version, dim, shape_count, hidden, outputs, q_act, q_weight, reserved, payload
+        for (at, value) in
+            [(0, b'X'), (4, 2), (6, 3), (8, 7), (12, 2), (14, 2), (16, 21), (17, 0), (18, 1), (20, 1)]
+        {
+            let mut bad = bytes.clone();
+            bad[at] = value;
+            assert!(Gnn::from_bytes(&bad).is_err(), "byte {at} = {value} accepted");
+        }
+        // Huge sizes: an error, not an allocation or an overflow.
+        let mut bad = bytes.clone();
+        bad[8..12].copy_from_slice(&u32::MAX.to_le_bytes());
+        bad[6..8].copy_from_slice(&u16::MAX.to_le_bytes());
+        assert!(Gnn::from_bytes(&bad).is_err());
+    }
+
+    #[test]
+    fn a_net_that_could_overflow_is_refused() {
+        let mut numbers = tiny_numbers();
+        numbers[18] = i32::MAX; // policy bias
+        assert!(Gnn::from_bytes(&tiny(10, &numbers)).is_err());
+    }
+
+    #[test]
+    fn bad_inputs_are_errors() {
+        let net = Gnn::from_bytes(&tiny(10, &tiny_numbers())).expect("valid");
+        assert!(net.forward(&[]).is_err());
+        assert!(net.forward(&[Point::Empty { own: 2, opp: 0 }]).is_err());
+    }
+
+    #[test]
+    fn record_points_take_the_side_to_moves_view() {
+        use Color::{Black, White};
+        assert_eq!(Point::from_record(None, [3, 5], Black), Point::Empty { own: 3, opp: 5 });
+        assert_eq!(Point::from_record(None, [3, 5], White), Point::Empty { own: 5, opp: 3 });
+        assert_eq!(Point::from_record(Some(White), [0, 0], White), Point::OwnStone);
+        assert_eq!(Point::from_record(Some(Black), [0, 0], White), Point::OppStone);
+    }
+}
