@@ -13,6 +13,7 @@ import numpy as np
 
 MAGIC = b"GNN1"
 VERSION = 1
+MAX_Q = 20  # largest q_act / q_weight either reader accepts (src/eval/gnn.rs: MAX_Q)
 HEADER = np.dtype([
     ("magic", "S4"), ("version", "<u2"), ("dim", "<u2"), ("shape_count", "<u4"),
     ("hidden", "<u2"), ("outputs", "<u2"), ("q_act", "u1"), ("q_weight", "u1"),
@@ -111,6 +112,10 @@ def read(path: str | Path) -> QuantNet:
         raise GnnError(f"{path}: version {h['version']} (this reader knows {VERSION})")
     if h["outputs"] != 1 or h["reserved"] != 0:
         raise GnnError(f"{path}: outputs {h['outputs']} / reserved {h['reserved']} (expected 1 / 0)")
+    if not (0 <= h["q_act"] <= MAX_Q and 1 <= h["q_weight"] <= MAX_Q):
+        # The engine's reader (src/eval/gnn.rs) refuses these too: beyond them a point sum could
+        # leave i32 on a 32x32 board, and q_weight 0 has no rounding half.
+        raise GnnError(f"{path}: q_act {h['q_act']} / q_weight {h['q_weight']} (allowed 0..{MAX_Q} / 1..{MAX_Q})")
     s, d, hid = int(h["shape_count"]), int(h["dim"]), int(h["hidden"])
     arrays, offset = {}, HEADER.itemsize
     for name, kind, shape in ARRAYS:

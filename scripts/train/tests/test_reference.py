@@ -48,6 +48,17 @@ class ReferenceTest(unittest.TestCase):
         with self.assertRaisesRegex(gnn.GnnError, "value layer 1: an i32 accumulator could overflow"):
             gnn.quantize(params)
 
+    def test_scales_the_engine_refuses_are_refused(self) -> None:
+        data = bytearray((fixture.HERE / "net.gnn1").read_bytes())
+        with tempfile.TemporaryDirectory() as tmp:
+            for field, value in (("q_weight", 0), ("q_weight", gnn.MAX_Q + 1), ("q_act", gnn.MAX_Q + 1)):
+                bad = bytearray(data)
+                bad[gnn.HEADER.fields[field][1]] = value
+                path = Path(tmp) / f"{field}{value}.gnn1"
+                path.write_bytes(bad)
+                with self.assertRaisesRegex(gnn.GnnError, "q_act .* / q_weight", msg=f"{field} {value}"):
+                    gnn.read(path)
+
     def test_shipped_fixture_matches_the_reference(self) -> None:
         self.assertEqual(fixture.check(fixture.HERE), [])
         size = sum(p.stat().st_size for p in fixture.HERE.iterdir())
