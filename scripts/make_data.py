@@ -36,13 +36,14 @@ import json
 import random
 import shlex
 import sys
+import time
 from pathlib import Path
 
 sys.dont_write_bytecode = True
-from gorinkit import gamegen, referee  # noqa: E402
+from gorinkit import evals, gamegen, referee  # noqa: E402
 from gorinkit.brain import Brain, BrainDied  # noqa: E402
 from gorinkit.paths import DEFAULT_ENGINE, OPENINGS, REPO, SHIPPED_DATA  # noqa: E402
-from gorinkit.protocol import board_body, is_chatter  # noqa: E402
+from gorinkit.protocol import board_body  # noqa: E402
 from gorinkit.referee import BLACK, DIRECTIONS, RENJU, Board  # noqa: E402
 
 OPENINGS_OUT = OPENINGS / "gorin_freestyle_15.txt"
@@ -67,17 +68,12 @@ class Gorin:
 
     def reply(self) -> tuple[str, str]:
         """(the next answer line, the last `MESSAGE depth` line before it)."""
-        last = ""
-        while True:
-            got = self.brain.read(READ_S)
-            if got is None or got[1] is None:
-                raise BrainDied("no answer from the engine")
-            line = got[1].strip()
-            if is_chatter(line):
-                if line.upper().startswith("MESSAGE DEPTH"):
-                    last = line
-                continue
-            return line, last
+        depth_lines: list[str] = []
+        got = self.brain.reply(time.monotonic() + READ_S, depth_lines.append)
+        if got is None:
+            raise BrainDied("no answer from the engine")
+        last = next((m for m in reversed(depth_lines) if m.upper().startswith("MESSAGE DEPTH")), "")
+        return got[1].strip(), last
 
     def ask(self, *lines: str) -> tuple[str, str]:
         self.brain.send(*lines)
@@ -88,14 +84,9 @@ class Gorin:
 
 
 def score_of(message: str) -> int | None:
-    """The `ev` of a search line; a mate counts as a large score of its sign."""
-    words = message.split()
-    if "ev" not in words:
-        return None
-    ev = words[words.index("ev") + 1]
-    if "M" in ev:
-        return 100_000 if ev.startswith("+") else -100_000
-    return int(ev)
+    """The `ev` of a search line as a number (a mate as +/-(MATE - plies)), or None."""
+    m = evals.EVAL_RE.search(message)
+    return evals.score(m.group(1)) if m else None
 
 
 # ---------------------------------------------------------------------------------------------
@@ -454,7 +445,7 @@ def make_vcf(a: argparse.Namespace) -> int:
                 "winning_first_moves": [list(p) for p in firsts], "fours": fours,
                 "witness_line": [list(p) for p in line],
             }
-            if (score_of(message) or 0) < 100_000:
+            if (score_of(message) or 0) < evals.DECIDED:
                 unproved.append(record["id"])
             kept.append(record)
     finally:
