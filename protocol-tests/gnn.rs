@@ -5,16 +5,10 @@
 
 mod json;
 
+use gorin::datagen::read_records;
 use gorin::eval::gnn::{Gnn, Point};
-use gorin::types::Color;
 use json::Json;
 use std::path::{Path, PathBuf};
-
-const GRN1_MAGIC: &[u8; 4] = b"GRN1";
-const GRN1_VERSION: u16 = 1;
-/// GRN1 file header and record header bytes (src/datagen.rs documents the format).
-const FILE_HEAD: usize = 8;
-const RECORD_HEAD: usize = 12;
 
 fn fixture(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/train/fixture").join(name)
@@ -32,45 +26,10 @@ struct Position {
     points: Vec<Point>,
 }
 
-fn u16_at(data: &[u8], at: usize) -> u16 {
-    u16::from_le_bytes([data[at], data[at + 1]])
-}
-
 /// The records of a GRN1 file, each turned into net inputs (`records.inputs`).
 fn positions(data: &[u8]) -> Vec<Position> {
-    assert!(data.len() >= FILE_HEAD && &data[..4] == GRN1_MAGIC, "not a GRN1 file");
-    assert_eq!(u16_at(data, 4), GRN1_VERSION);
-    let mut out = Vec::new();
-    let mut at = FILE_HEAD;
-    while at < data.len() {
-        assert!(data.len() - at >= RECORD_HEAD, "truncated record at {at}");
-        let (width, height) = (usize::from(data[at + 1]), usize::from(data[at + 2]));
-        let to_move = match data[at + 3] {
-            1 => Color::Black,
-            2 => Color::White,
-            other => panic!("to_move {other} at {at}"),
-        };
-        let n = width * height;
-        let size = RECORD_HEAD + 5 * n;
-        assert!(data.len() - at >= size, "truncated record at {at}");
-        let cells = &data[at + RECORD_HEAD..at + RECORD_HEAD + n];
-        let features = at + RECORD_HEAD + n;
-        let points = (0..n)
-            .map(|p| {
-                let cell = match cells[p] {
-                    0 => None,
-                    1 => Some(Color::Black),
-                    2 => Some(Color::White),
-                    other => panic!("cell {other} at {at}"),
-                };
-                let pair = [u16_at(data, features + 4 * p), u16_at(data, features + 4 * p + 2)];
-                Point::from_record(cell, pair, to_move)
-            })
-            .collect();
-        out.push(Position { width, height, points });
-        at += size;
-    }
-    out
+    let (_, records) = read_records(data).expect("the fixture's positions read");
+    records.into_iter().map(|r| Position { width: r.width, height: r.height, points: r.points() }).collect()
 }
 
 #[test]

@@ -197,6 +197,82 @@ pub fn record_size(width: usize, height: usize) -> usize {
     RECORD_HEAD + 5 * width * height
 }
 
+/// One record of a GRN1 file, its fields as the format names them.
+#[derive(Debug)]
+pub struct Record {
+    pub rule: u8,
+    pub width: usize,
+    pub height: usize,
+    /// 1 black, 2 white.
+    pub to_move: u8,
+    pub ply: usize,
+    /// `y * width + x`.
+    pub mv: usize,
+    pub value: i16,
+    pub result: i8,
+    pub flags: u8,
+    /// 0 empty, 1 black, 2 white; row-major.
+    pub cells: Vec<u8>,
+    /// (black's shape, white's shape) per point; row-major.
+    pub features: Vec<[u16; 2]>,
+}
+
+impl Record {
+    /// The net's inputs for this position (as scripts/train/records.py's `inputs`).
+    pub fn points(&self) -> Vec<gnn::Point> {
+        let colour = |c: u8| [None, Some(Color::Black), Some(Color::White)][usize::from(c)];
+        let to_move = colour(self.to_move).expect("read_records checked the side to move");
+        self.cells
+            .iter()
+            .zip(&self.features)
+            .map(|(&c, &f)| gnn::Point::from_record(colour(c), f, to_move))
+            .collect()
+    }
+}
+
+/// Reads a whole GRN1 file: (its shape count, its records). For tests and tools: the trainer
+/// has its own reader (scripts/train/records.py).
+pub fn read_records(bytes: &[u8]) -> Result<(u16, Vec<Record>)> {
+    let u16_at = |at: usize| u16::from_le_bytes([bytes[at], bytes[at + 1]]);
+    if bytes.len() < 8 || &bytes[..4] != MAGIC || u16_at(4) != VERSION {
+        bail!("not a GRN1 version {VERSION} file");
+    }
+    let shape_count = u16_at(6);
+    let mut records = Vec::new();
+    let mut at = 8;
+    while at < bytes.len() {
+        if bytes.len() - at < RECORD_HEAD {
+            bail!("a record cut short at byte {at}");
+        }
+        let (width, height) = (usize::from(bytes[at + 1]), usize::from(bytes[at + 2]));
+        let n = width * height;
+        if bytes.len() - at < record_size(width, height) {
+            bail!("a record cut short at byte {at}");
+        }
+        let cells = bytes[at + RECORD_HEAD..at + RECORD_HEAD + n].to_vec();
+        if !matches!(bytes[at + 3], 1 | 2) || cells.iter().any(|&c| c > 2) {
+            bail!("a side to move or a cell out of range in the record at byte {at}");
+        }
+        let f = at + RECORD_HEAD + n;
+        let features = (0..n).map(|i| [u16_at(f + 4 * i), u16_at(f + 4 * i + 2)]).collect();
+        records.push(Record {
+            rule: bytes[at],
+            width,
+            height,
+            to_move: bytes[at + 3],
+            ply: usize::from(u16_at(at + 4)),
+            mv: usize::from(u16_at(at + 6)),
+            value: u16_at(at + 8) as i16,
+            result: bytes[at + 10] as i8,
+            flags: bytes[at + 11],
+            cells,
+            features,
+        });
+        at += record_size(width, height);
+    }
+    Ok((shape_count, records))
+}
+
 /// Plays the games and writes the header and their records to `out`.
 pub fn generate(o: &Options, out: &mut impl Write) -> Result<Summary> {
     let mut header = Vec::with_capacity(8);

@@ -1,62 +1,9 @@
-//! Unit tests of `gen-data`: the file read back by a reader written from the format's
-//! description, replayed on a board (cells, features, moves, results), determinism by seed,
+//! Unit tests of `gen-data`: the file read back (`read_records`), replayed on a board (cells, features, moves, results), determinism by seed,
 //! renju legality and the command line.
 
 use super::*;
 use crate::rules::renju::ForbiddenPoints;
 use crate::search::movepick::five_point;
-
-/// One record as the format describes it.
-#[derive(Debug)]
-struct Record {
-    rule: u8,
-    width: usize,
-    height: usize,
-    to_move: u8,
-    ply: usize,
-    mv: usize,
-    value: i16,
-    result: i8,
-    flags: u8,
-    cells: Vec<u8>,
-    features: Vec<[u16; 2]>,
-}
-
-fn u16_at(bytes: &[u8], at: usize) -> u16 {
-    u16::from_le_bytes([bytes[at], bytes[at + 1]])
-}
-
-/// Reads a whole file: (shape_count, records). Panics on anything malformed.
-fn read(bytes: &[u8]) -> (u16, Vec<Record>) {
-    assert_eq!(&bytes[0..4], b"GRN1");
-    assert_eq!(u16_at(bytes, 4), 1, "version");
-    let shape_count = u16_at(bytes, 6);
-    let mut records = Vec::new();
-    let mut at = 8;
-    while at < bytes.len() {
-        let (width, height) = (bytes[at + 1] as usize, bytes[at + 2] as usize);
-        let n = width * height;
-        assert!(at + 12 + 5 * n <= bytes.len(), "a record cut short");
-        let cells = bytes[at + 12..at + 12 + n].to_vec();
-        let f = at + 12 + n;
-        let features = (0..n).map(|i| [u16_at(bytes, f + 4 * i), u16_at(bytes, f + 4 * i + 2)]).collect();
-        records.push(Record {
-            rule: bytes[at],
-            width,
-            height,
-            to_move: bytes[at + 3],
-            ply: u16_at(bytes, at + 4) as usize,
-            mv: u16_at(bytes, at + 6) as usize,
-            value: u16_at(bytes, at + 8) as i16,
-            result: bytes[at + 10] as i8,
-            flags: bytes[at + 11],
-            cells,
-            features,
-        });
-        at += 12 + 5 * n;
-    }
-    (shape_count, records)
-}
 
 fn generated(o: &Options) -> (Vec<u8>, Summary) {
     let mut bytes = Vec::new();
@@ -155,7 +102,7 @@ fn replay(o: &Options, records: &[Record]) -> (usize, usize) {
 fn a_tiny_run_reads_back_and_replays() {
     let o = tiny(Rule::Freestyle, 9);
     let (bytes, summary) = generated(&o);
-    let (shape_count, records) = read(&bytes);
+    let (shape_count, records) = read_records(&bytes).expect("a GRN1 file");
     assert_eq!(shape_count as usize, SHAPE_COUNT);
     assert_eq!(bytes.len(), 8 + records.len() * record_size(9, 9));
     assert_eq!(summary.records, records.len() as u64);
@@ -188,7 +135,7 @@ fn the_same_seed_gives_the_same_bytes() {
 fn renju_black_never_plays_a_forbidden_point() {
     let o = Options { games: 3, explore: 30, ..tiny(Rule::Renju, 11) };
     let (bytes, _) = generated(&o);
-    let (_, records) = read(&bytes);
+    let (_, records) = read_records(&bytes).expect("a GRN1 file");
     assert_eq!(replay(&o, &records).0, 3);
 }
 
@@ -196,7 +143,7 @@ fn renju_black_never_plays_a_forbidden_point() {
 fn exploration_flags_random_moves() {
     let o = Options { explore: 100, ..tiny(Rule::Standard, 9) };
     let (bytes, summary) = generated(&o);
-    let (_, records) = read(&bytes);
+    let (_, records) = read_records(&bytes).expect("a GRN1 file");
     assert!(records.iter().all(|r| r.flags == FLAG_RANDOM && r.value == 0));
     assert_eq!(replay(&o, &records).0, 2);
     assert_eq!(summary.black + summary.white + summary.draws, 2);
@@ -285,17 +232,10 @@ fn the_nets_inputs_of_a_live_board_are_its_records() {
         file.extend_from_slice(&1u16.to_le_bytes());
         file.extend_from_slice(&(SHAPE_COUNT as u16).to_le_bytes());
         file.extend(bytes);
-        let (_, records) = read(&file);
+        let (_, records) = read_records(&file).expect("a GRN1 file");
         let r = &records[0];
-        let colour = |c: u8| [None, Some(Color::Black), Some(Color::White)][c as usize];
-        let from_record: Vec<gnn::Point> = r
-            .cells
-            .iter()
-            .zip(&r.features)
-            .map(|(&c, &f)| gnn::Point::from_record(colour(c), f, colour(r.to_move).expect("a side")))
-            .collect();
         let live = gnn_points(&b);
-        assert_eq!(live, from_record);
+        assert_eq!(live, r.points());
         assert_eq!(live.len(), 81);
         let own = live.iter().filter(|&&q| q == gnn::Point::OwnStone).count();
         let opp = live.iter().filter(|&&q| q == gnn::Point::OppStone).count();
