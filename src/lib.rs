@@ -10,6 +10,7 @@ pub mod fit;
 pub mod pattern;
 pub mod play;
 pub mod protocol;
+pub mod review;
 pub mod rules;
 pub mod search;
 pub mod types;

@@ -1,6 +1,6 @@
 //! `pbrain-gorin`: with no arguments, a Gomocup brain on stdin/stdout; `bench` runs the
-//! deterministic benchmark, `gen-data` writes self-play training data, `play` and `tune*` as
-//! listed in the usage line.
+//! deterministic benchmark, `gen-data` writes self-play training data, `review` judges a game
+//! move by move, `play` and `tune*` as listed in the usage line.
 
 use std::process::ExitCode;
 
@@ -20,6 +20,7 @@ fn main() -> ExitCode {
         Some("bench") => finish("bench", gorin::bench::run(&args[1..])),
         Some("gen-data") => finish("gen-data", gorin::datagen::run(&args[1..])),
         Some("play") => gorin::play::run(&args[1..]),
+        Some("review") => gorin::review::run(&args[1..]),
         Some("tune") => finish("tune", gorin::fit::tune::run(&args[1..])),
         Some("tune-net") => finish("tune-net", gorin::fit::netfit::run(&args[1..])),
         Some("tune-policy") => finish("tune-policy", gorin::fit::policyfit::run(&args[1..])),
@@ -29,7 +30,7 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         Some(other) => {
-            eprintln!("usage: pbrain-gorin [bench [depth] [--threads 1,2] | bench forbid [games] | gen-data --out FILE [--games N] [--nodes K] [--rule R] [--size S] [--seed X] [--random-plies P] [--explore E] | play [--help] | tune GAMES.jsonl [iterations [scale]] | tune-net RECORDS.jsonl [epochs [scale [warm]]] | tune-policy GAMES.jsonl [epochs] | tune-rank GAMES.jsonl [epochs [temperature [rate [TEACHER.jsonl [weight]]]]]]   (unknown argument '{other}')");
+            eprintln!("usage: pbrain-gorin [bench [depth] [--threads 1,2] | bench forbid [games] | gen-data --out FILE [--games N] [--nodes K] [--rule R] [--size S] [--seed X] [--random-plies P] [--explore E] | play [--help] | review FILE [--help] | tune GAMES.jsonl [iterations [scale]] | tune-net RECORDS.jsonl [epochs [scale [warm]]] | tune-policy GAMES.jsonl [epochs] | tune-rank GAMES.jsonl [epochs [temperature [rate [TEACHER.jsonl [weight]]]]]]   (unknown argument '{other}')");
             ExitCode::from(2)
         }
     }

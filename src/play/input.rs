@@ -8,6 +8,8 @@ pub enum Input {
     Move(Point),
     Undo,
     Hint,
+    /// Review the game so far.
+    Review,
     New,
     Quit,
     Help,
@@ -18,7 +20,7 @@ pub enum Input {
 }
 
 /// The command words, as listed in help and error messages.
-pub const COMMANDS: &str = "undo, hint, new, board, help, quit";
+pub const COMMANDS: &str = "undo, hint, review, new, board, help, quit";
 
 /// Parses one line against the current board (moves must be on it and free).
 pub fn parse(line: &str, game: &Game) -> Result<Input, String> {
@@ -27,6 +29,7 @@ pub fn parse(line: &str, game: &Game) -> Result<Input, String> {
         "" => return Ok(Input::Nothing),
         "undo" | "u" | "takeback" => Input::Undo,
         "hint" => Input::Hint,
+        "review" | "r" => Input::Review,
         "new" | "restart" => Input::New,
         "quit" | "q" | "exit" | "end" => Input::Quit,
         "help" | "h" | "?" => Input::Help,
@@ -119,6 +122,7 @@ mod tests {
         let g = Game::new(15, Rule::Freestyle);
         assert_eq!(parse("UNDO", &g), Ok(Input::Undo));
         assert_eq!(parse("hint", &g), Ok(Input::Hint));
+        assert_eq!(parse("Review", &g), Ok(Input::Review));
         assert_eq!(parse("quit", &g), Ok(Input::Quit));
         assert_eq!(parse("new", &g), Ok(Input::New));
         assert_eq!(parse("", &g), Ok(Input::Nothing));

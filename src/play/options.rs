@@ -23,7 +23,7 @@ options:
   -h, --help          this text
 
 moves: h8 (column letter, row number from 1 at the top) or 7,7 (x,y from 0)
-commands: undo, hint, new, board, help, quit";
+commands: undo, hint, review, new, board, help, quit";
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum First {

@@ -7,6 +7,7 @@ use super::input::{self, Input, COMMANDS};
 use super::options::{First, Options};
 use super::referee::{self, Verdict};
 use super::render;
+use crate::review;
 use crate::types::{Color, Rule};
 use anyhow::Result;
 use std::io::{BufRead, Write};
@@ -93,6 +94,7 @@ impl<R: BufRead, W: Write> Session<R, W> {
                 Ok(Input::Move(p)) => self.human_move(p)?,
                 Ok(Input::Undo) => self.undo()?,
                 Ok(Input::Hint) => self.hint()?,
+                Ok(Input::Review) => self.review()?,
                 Ok(Input::New) => self.new_game()?,
             }
         }
@@ -160,6 +162,7 @@ impl<R: BufRead, W: Write> Session<R, W> {
 moves:  h8 = column h, row 8 counted from 1 at the top; or x,y counted from 0 (7,7)
 undo    take back your last move (and the engine's reply)
 hint    ask the engine for a move (not played)
+review  judge every move of the game so far (Gorin's own search, whoever played)
 new     start a new game
 board   show the board again
 quit    leave (end of input does the same)";
@@ -323,6 +326,37 @@ quit    leave (end of input does the same)";
             Ok((p, _)) => writeln!(self.out, "the engine suggested {}, which is taken", self.game.name(p))?,
             Err(e) => writeln!(self.out, "no hint: {e:#}")?,
         }
+        Ok(())
+    }
+
+    /// Reviews the game so far with Gorin's own search (whatever brain plays), each position
+    /// searched for the engine's move time but at most `review`'s default.
+    fn review(&mut self) -> Result<()> {
+        if self.game.moves().is_empty() {
+            writeln!(self.out, "nothing to review yet: no moves have been played")?;
+            return Ok(());
+        }
+        let engine_name = self.brain.as_ref().map_or_else(|| "engine".to_string(), |b| b.name.clone());
+        let name = |c: Color| match self.engine {
+            Some(e) if e == c => engine_name.clone(),
+            Some(_) => "you".to_string(),
+            None => symbol(c).to_string(),
+        };
+        let game = review::Game {
+            width: self.game.size(),
+            height: self.game.size(),
+            rule: self.game.rule(),
+            moves: self.game.moves().iter().map(|p| (p.x, p.y)).collect(),
+            black: name(Color::Black),
+            white: name(Color::White),
+            stated_result: self.outcome.as_ref().map(|o| o.announce()),
+        };
+        let effort =
+            review::Effort { ms: self.opts.turn_ms.clamp(1, review::analyse::DEFAULT_MS), nodes: None };
+        writeln!(self.out, "reviewing {} moves ({} ms a position)...", game.moves.len(), effort.ms)?;
+        self.out.flush()?;
+        let r = review::review(&game, effort, review::progress_bar());
+        write!(self.out, "{}", review::report::text(&r, "this game"))?;
         Ok(())
     }
 
