@@ -680,4 +680,14 @@ mod tests {
         // White's eighth move leaves black's open four: a walk into a forced loss at the latest.
         assert!(r.moves.iter().any(|m| m.color == Color::White && m.forced_loss.is_some()));
     }
+
+    #[test]
+    fn a_renju_forbidden_move_loses_and_is_a_blunder() {
+        let g = game("f8 a1 g8 a3 h6 a5 h7 a7 h8", Some(Rule::Renju)).unwrap();
+        let r = review(&g, Effort { ms: 0, nodes: Some(500) }, |_, _| {});
+        let last = r.moves.last().unwrap();
+        assert_eq!((last.ending, last.after, last.label), (Some(Ending::Forbidden), 0.0, Label::Blunder));
+        assert!(r.result().starts_with("white wins"), "{}", r.result());
+        assert_ne!(last.best.as_deref(), Some("h8"), "the engine never proposes a forbidden point");
+    }
 }
