@@ -309,6 +309,10 @@ enum Change {
     Place(Point),
     Remove(Point),
     Replace(Vec<Point>),
+    /// An opening command's stones. Its reply may hold offered fifth moves, which are not
+    /// stones, and the mirror does not follow the rule to tell them apart: the reply's points
+    /// are left out (erring towards accepting later moves).
+    Opening(Vec<Point>),
 }
 
 impl Board {
@@ -337,7 +341,9 @@ impl Board {
             Change::Remove(point) => {
                 self.stones.remove(point);
             }
-            Change::Replace(points) => self.stones = points.iter().copied().collect(),
+            Change::Replace(points) | Change::Opening(points) => {
+                self.stones = points.iter().copied().collect()
+            }
         }
     }
 }
@@ -367,6 +373,9 @@ const COMMAND_WORDS: &[&str] = &[
     "YXNBEST",
     "YXBALANCEONE",
     "YXBALANCETWO",
+    "YXOPENINGSWAP",
+    "YXOPENINGMOVE",
+    "YXOPENINGCHOOSE",
 ];
 
 fn is_command(line: &str) -> bool {
@@ -382,7 +391,13 @@ enum BodyKind {
     YxBoard,
     /// `x,y` lines, every one a stone; one to three moves or `SWAP` answer at `DONE`.
     Swap2,
+    /// `x,y` lines of `YXOPENINGSWAP`/`MOVE` (all stones) or `YXOPENINGCHOOSE` (four stones,
+    /// then offered fifth moves).
+    Opening { choose: bool },
 }
+
+/// Stones before the offered fifth moves in a `YXOPENINGCHOOSE` body.
+const OPENING_STONES: usize = 4;
 
 /// Position body being sent between `BOARD`/`YXBOARD`/`SWAP2BOARD` and `DONE`.
 struct Body {
@@ -449,6 +464,11 @@ impl Tracker {
                 self.body = Some(Body { stones: Vec::new(), kind });
                 return;
             }
+            "YXOPENINGSWAP" | "YXOPENINGMOVE" | "YXOPENINGCHOOSE" => {
+                let choose = word.eq_ignore_ascii_case("YXOPENINGCHOOSE");
+                self.body = Some(Body { stones: Vec::new(), kind: BodyKind::Opening { choose } });
+                return;
+            }
             "END" => {
                 self.saw_end = true;
                 return;
@@ -481,7 +501,10 @@ impl Tracker {
         // point is a stone. A line the mirror cannot read makes the engine refuse the whole
         // body at DONE.
         let stone = match body.kind {
-            BodyKind::Swap2 => parse_point(line).or_else(|| parse_body_line(line).map(|(p, _)| p)),
+            BodyKind::Opening { choose: true } if body.stones.len() == OPENING_STONES => None,
+            BodyKind::Swap2 | BodyKind::Opening { .. } => {
+                parse_point(line).or_else(|| parse_body_line(line).map(|(p, _)| p))
+            }
             _ => parse_body_line(line).filter(|&(_, f)| f == 1 || f == 2).map(|(p, _)| p),
         };
         body.stones.extend(stone);
@@ -491,7 +514,10 @@ impl Tracker {
         let Some(body) = self.body.take() else {
             return;
         };
-        let change = Change::Replace(body.stones);
+        let change = match body.kind {
+            BodyKind::Opening { .. } => Change::Opening(body.stones),
+            _ => Change::Replace(body.stones),
+        };
         if body.kind == BodyKind::YxBoard {
             self.board.apply(&change);
         } else {
@@ -513,9 +539,9 @@ impl Tracker {
 
     /// Commit a reply that matched against `board` (from `board_for`).
     fn accept(&mut self, reply: &str, mut board: Board) {
-        self.awaiting.pop_front();
+        let change = self.awaiting.pop_front();
         // SWAP2BOARD and YXBALANCETWO answer with several moves, and the engine plays them all.
-        if !is_refusal(reply) {
+        if !is_refusal(reply) && !matches!(change, Some(Change::Opening(_))) {
             board.stones.extend(reply.split_whitespace().filter_map(parse_point));
         }
         self.board = board;
@@ -1152,6 +1178,20 @@ fn tracker_refuses_a_body_that_a_command_cuts_off() {
     // A BOARD line inside a body starts a new body after the old one's ERROR.
     tracker.sent("BOARD\n4,4,1\nBOARD\n5,5,1\nDONE\n");
     assert_eq!(tracker.awaiting.len(), 2);
+}
+
+#[test]
+fn tracker_keeps_opening_stones_but_not_offers() {
+    let mut tracker = Tracker::new();
+    tracker.sent("YXOPENINGCHOOSE RIF\n7,7\n7,6\n9,9\n8,8\n6,6\n10,10\nDONE\n");
+    let board = tracker.board_for("6,6 5,5");
+    tracker.accept("6,6 5,5", board);
+    for taken in [(7, 7), (7, 6), (9, 9), (8, 8)] {
+        assert!(tracker.board.check_free(taken).is_err(), "{taken:?}");
+    }
+    for offer in [(6, 6), (10, 10)] {
+        assert!(tracker.board.check_free(offer).is_ok(), "{offer:?}");
+    }
 }
 
 #[test]

@@ -251,6 +251,7 @@ impl Engine {
             }
             Command::BalanceOne(bias) => self.balance(1, bias as i32, seq, arrived),
             Command::BalanceTwo(bias) => self.balance(2, bias as i32, seq, arrived),
+            Command::Opening(req) => self.opening(&req, seq, arrived),
             Command::Malformed(why) => self.say(Reply::Error(Refusal::Malformed(why))),
             Command::Unknown(why) => self.say(Reply::Unknown(why)),
         }
@@ -482,6 +483,7 @@ fn searches(cmd: &Command) -> bool {
             | Command::NBest(_)
             | Command::BalanceOne(_)
             | Command::BalanceTwo(_)
+            | Command::Opening(_)
     )
 }
 
@@ -561,5 +563,6 @@ fn fresh_seed() -> u64 {
 
 mod analysis;
 pub mod command;
+mod opening;
 #[cfg(test)]
 mod tests;

@@ -26,12 +26,12 @@ const PAIR_SECOND: usize = 3;
 
 impl Engine {
     /// The whole time for this command: the move budget's hard limit.
-    fn command_budget(&self) -> Duration {
+    pub(super) fn command_budget(&self) -> Duration {
         time::budget(&self.settings.time, self.board.stone_count(), self.used_ms).hard
     }
 
     /// A quiet search of a copy of `board` lasting at most `hard`.
-    fn judge(&mut self, board: &Board, hard: Duration, seq: u64, exclude: &[Pos]) -> SearchResult {
+    pub(super) fn judge(&mut self, board: &Board, hard: Duration, seq: u64, exclude: &[Pos]) -> SearchResult {
         let mut copy = board.clone();
         let hard = hard.max(Duration::from_millis(2));
         let job = Job { seq, start: Instant::now(), soft: hard / 2, hard, exclude, report: false };
@@ -40,7 +40,7 @@ impl Engine {
 
     /// The `n` most promising moves for the side to move by the move ordering (the centre on
     /// an empty board).
-    fn top_moves(board: &mut Board, n: usize) -> Vec<Pos> {
+    pub(super) fn top_moves(board: &mut Board, n: usize) -> Vec<Pos> {
         if board.stone_count() == 0 {
             return board.pos(board.width() as i64 / 2, board.height() as i64 / 2).into_iter().collect();
         }

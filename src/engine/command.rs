@@ -4,6 +4,7 @@
 //! as lines; the engine never sees or makes a line of text. The types sit with the engine,
 //! below the protocol, so imports run one way.
 
+use crate::rules::opening::OpeningRule;
 use crate::types::Rule;
 use std::time::Instant;
 
@@ -64,11 +65,36 @@ pub enum Command {
     BalanceOne(i64),
     /// `YXBALANCETWO b`: two moves (ours, then the opponent's) with the same aim.
     BalanceTwo(i64),
+    /// `YXOPENINGSWAP` / `YXOPENINGMOVE` / `YXOPENINGCHOOSE` body: one decision of a
+    /// tournament opening rule.
+    Opening(OpeningRequest),
     /// A known command with unusable arguments, or a body cut off by a command before `DONE`:
     /// answer `ERROR <why>`.
     Malformed(String),
     /// Anything else: answer `UNKNOWN <why>`.
     Unknown(String),
+}
+
+/// The decision an opening command asks for.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum OpeningAsk {
+    /// `YXOPENINGSWAP`: we may swap; otherwise we do what the side to move does next.
+    Swap,
+    /// `YXOPENINGMOVE`: we do what the side to move does next (no swap is ours to make).
+    Move,
+    /// `YXOPENINGCHOOSE`: we are white; choose one of the offered fifth moves and play the 6th.
+    Choose,
+}
+
+/// One opening decision: the rule, the count black declared (Soosõrv's number of fifth moves,
+/// when the position has four stones), and the body: the stones so far, black first and
+/// alternating, then (for `Choose`) the offered fifth moves.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OpeningRequest {
+    pub ask: OpeningAsk,
+    pub rule: OpeningRule,
+    pub declared: Option<i64>,
+    pub body: BoardBody,
 }
 
 /// A command with the moment it arrived (time limits count from then) and its sequence number.
@@ -126,6 +152,8 @@ pub enum Reply {
     Moves(Vec<Coord>),
     /// `SWAP`: we take the other colour.
     Swap,
+    /// `x,y n`: Soosõrv's fourth move with the number of fifth moves black must offer.
+    Declare { at: Coord, offers: usize },
     /// `FORBID ...`: renju black's forbidden points.
     Forbid(Vec<Coord>),
     /// The `ABOUT` line.
@@ -153,6 +181,8 @@ pub enum Refusal {
     Swap2Stone(Coord),
     /// A swap2 body with another number of stones than 0, 3 or 5.
     Swap2Count(usize),
+    /// An opening command that the rule does not allow with this body.
+    Opening(OpeningFault),
     /// No empty point is left for our move.
     BoardFull,
     /// The analysis found no move to play.
@@ -186,6 +216,23 @@ pub enum BodyFault {
     Malformed(String),
     OffBoard(Coord),
     Twice(Coord),
+}
+
+/// Why an opening command (`YXOPENING...`) is refused.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum OpeningFault {
+    /// A stone or offer off the board or on an occupied point.
+    Stone(Coord),
+    /// Stone `index` (0-based) lies outside the central square the rule allows for it.
+    Zone { at: Coord, index: usize, radius: usize },
+    /// The rule has no such decision with this many stones.
+    Stones { ask: OpeningAsk, rule: OpeningRule, stones: usize },
+    /// A declared count where the rule takes none, or none where it needs one.
+    Declared { rule: OpeningRule, stones: usize, declared: Option<i64> },
+    /// A number of offered fifth moves the rule does not allow.
+    Offers { rule: OpeningRule, offers: usize },
+    /// Two offers that are the same move under a symmetry of the board.
+    Symmetric(Coord, Coord),
 }
 
 /// What a `MESSAGE` line tells.

@@ -9,14 +9,19 @@ pub mod info;
 pub mod lines;
 pub mod reply;
 
-use crate::engine::command::{BoardBody, Command, Coord, Stone};
+use crate::engine::command::{BoardBody, Command, Coord, OpeningAsk, OpeningRequest, Stone};
+use crate::rules::opening::OpeningRule;
 
 /// Which multi-line body is being read.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 enum Body {
     Board,
     YxBoard,
     Swap2,
+    /// An opening decision with its command line's arguments (rule, declared count), or why
+    /// they are unusable: the body is read to its `DONE` either way, so that its stone lines
+    /// are not taken for unknown commands, and refused there.
+    Opening(OpeningAsk, Result<(OpeningRule, Option<i64>), String>),
 }
 
 /// Turns protocol lines into commands.
@@ -81,15 +86,19 @@ impl Parser {
             Body::Board => Command::Board(body),
             Body::YxBoard => Command::YxBoard(body),
             Body::Swap2 => Command::Swap2(body),
+            Body::Opening(ask, Ok((rule, declared))) => {
+                Command::Opening(OpeningRequest { ask, rule, declared, body })
+            }
+            Body::Opening(_, Err(why)) => Command::Malformed(why),
         })
     }
 
     fn body_line(&mut self, line: &str) {
         let Some((kind, body)) = self.body.as_mut() else { return };
         let parsed = match kind {
-            // Swap2 bodies list points only (a field, if a manager adds one, is ignored): the
-            // colours alternate from black.
-            Body::Swap2 => parse_fields(line, 2)
+            // Swap2 and opening bodies list points only (a field, if a manager adds one, is
+            // ignored): the colours alternate from black.
+            Body::Swap2 | Body::Opening(..) => parse_fields(line, 2)
                 .or_else(|_| parse_fields(line, 3))
                 .map(|v| Stone { at: Coord { x: v[0], y: v[1] }, field: 0 }),
             _ => parse_stone(line),
@@ -132,6 +141,15 @@ fn dispatch(word: &str, rest: &str) -> Option<Line> {
         "BOARD" => return Some(Line::Opens(Body::Board)),
         "YXBOARD" => return Some(Line::Opens(Body::YxBoard)),
         "SWAP2BOARD" => return Some(Line::Opens(Body::Swap2)),
+        "YXOPENINGSWAP" => {
+            return Some(Line::Opens(Body::Opening(OpeningAsk::Swap, opening_args(word, rest))))
+        }
+        "YXOPENINGMOVE" => {
+            return Some(Line::Opens(Body::Opening(OpeningAsk::Move, opening_args(word, rest))))
+        }
+        "YXOPENINGCHOOSE" => {
+            return Some(Line::Opens(Body::Opening(OpeningAsk::Choose, opening_args(word, rest))))
+        }
         "INFO" => {
             let (key, value) = match rest.split_once(char::is_whitespace) {
                 Some((k, v)) => (k, v.trim()),
@@ -162,8 +180,29 @@ fn broken(kind: Body, word: &str) -> Command {
         Body::Board => "BOARD",
         Body::YxBoard => "YXBOARD",
         Body::Swap2 => "SWAP2BOARD",
+        Body::Opening(OpeningAsk::Swap, _) => "YXOPENINGSWAP",
+        Body::Opening(OpeningAsk::Move, _) => "YXOPENINGMOVE",
+        Body::Opening(OpeningAsk::Choose, _) => "YXOPENINGCHOOSE",
     };
     Command::Malformed(format!("{name} ended by {} before DONE; position unchanged", printable(word)))
+}
+
+/// An opening command's arguments: the rule's name, then optionally the declared count.
+fn opening_args(word: &str, rest: &str) -> Result<(OpeningRule, Option<i64>), String> {
+    let words: Vec<&str> = rest.split_whitespace().collect();
+    let usage = || format!("{word} needs a rule (TARAGUCHI10, SOOSORV8 or RIF) and at most a count");
+    let (name, count) = match words.as_slice() {
+        [name] => (*name, None),
+        [name, count] => (*name, Some(*count)),
+        _ => return Err(usage()),
+    };
+    let rule = OpeningRule::parse(name)
+        .ok_or_else(|| format!("{word}: unknown opening rule '{}'", printable(name)))?;
+    let declared = match count {
+        Some(c) => Some(parse_int(c).map_err(|e| format!("{word} count: {e}"))?),
+        None => None,
+    };
+    Ok((rule, declared))
 }
 
 fn coord_command(rest: &str, name: &str, make: fn(Coord) -> Command) -> Command {

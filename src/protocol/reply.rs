@@ -2,8 +2,10 @@
 
 use crate::board::{MAX_SIZE, MIN_SIZE};
 use crate::engine::command::{
-    BodyFault, Coord, Message, Note, PointCommand, PointFault, Progress, Refusal, Reply, Score,
+    BodyFault, Coord, Message, Note, OpeningAsk, OpeningFault, PointCommand, PointFault, Progress, Refusal,
+    Reply, Score,
 };
+use crate::rules::opening::OpeningRule;
 use std::fmt::{self, Display, Formatter};
 
 pub const NAME: &str = "gorin";
@@ -22,6 +24,7 @@ impl Display for Reply {
             Reply::Ok => f.write_str("OK"),
             Reply::Moves(moves) => write!(f, "{}", joined(moves, " ")),
             Reply::Swap => f.write_str("SWAP"),
+            Reply::Declare { at, offers } => write!(f, "{at} {offers}"),
             Reply::Forbid(points) => {
                 f.write_str("FORBID ")?;
                 for p in points {
@@ -63,6 +66,7 @@ impl Display for Refusal {
             Refusal::Body(fault) => write!(f, "{fault}"),
             Refusal::Swap2Stone(at) => write!(f, "swap2 stone {at} is off the board or repeated"),
             Refusal::Swap2Count(n) => write!(f, "SWAP2BOARD takes 0, 3 or 5 stones, not {n}"),
+            Refusal::Opening(fault) => write!(f, "{fault}"),
             Refusal::BoardFull => f.write_str("the board is full"),
             Refusal::NoMove => f.write_str("no move found"),
             Refusal::NoRoom => f.write_str("not enough empty points"),
@@ -77,6 +81,53 @@ impl Display for BodyFault {
             BodyFault::Malformed(why) => f.write_str(why),
             BodyFault::OffBoard(at) => write!(f, "board stone {at} is off the board"),
             BodyFault::Twice(at) => write!(f, "board stone {at} is given twice"),
+        }
+    }
+}
+
+/// The rule's name as the opening commands take it.
+impl Display for OpeningRule {
+    fn fmt(&self, f: &mut Formatter) -> fmt::Result {
+        match self {
+            OpeningRule::Taraguchi(n) => write!(f, "TARAGUCHI{n}"),
+            OpeningRule::Soosorv(n) => write!(f, "SOOSORV{n}"),
+            OpeningRule::FiveTwo => f.write_str("RIF"),
+        }
+    }
+}
+
+impl Display for OpeningFault {
+    fn fmt(&self, f: &mut Formatter) -> fmt::Result {
+        match self {
+            OpeningFault::Stone(at) => write!(f, "opening stone {at} is off the board or on a stone"),
+            OpeningFault::Zone { at, index, radius } => {
+                let side = 2 * radius + 1;
+                write!(f, "opening stone {} at {at} is outside the central {side}x{side} square", index + 1)
+            }
+            OpeningFault::Stones { ask, rule, stones } => {
+                let name = match ask {
+                    OpeningAsk::Swap => "YXOPENINGSWAP",
+                    OpeningAsk::Move => "YXOPENINGMOVE",
+                    OpeningAsk::Choose => "YXOPENINGCHOOSE",
+                };
+                write!(f, "{name} {rule}: the rule has no such decision with {stones} stones")
+            }
+            OpeningFault::Declared { rule, stones, declared: Some(n) } => {
+                write!(f, "{rule} with {stones} stones: declared count {n} is not allowed")
+            }
+            OpeningFault::Declared { rule, stones, declared: None } => {
+                write!(f, "{rule} with {stones} stones needs the declared number of fifth moves")
+            }
+            OpeningFault::Offers { rule, offers } => {
+                let allowed = rule.offer_counts();
+                let (lo, hi) = (allowed.start(), allowed.end());
+                if lo == hi {
+                    write!(f, "{rule} takes {lo} offered fifth moves, not {offers}")
+                } else {
+                    write!(f, "{rule} takes {lo} to {hi} offered fifth moves, not {offers}")
+                }
+            }
+            OpeningFault::Symmetric(a, b) => write!(f, "offered fifth moves {a} and {b} are symmetric"),
         }
     }
 }
@@ -185,6 +236,14 @@ mod tests {
         assert_eq!(Reply::Moves(vec![c(7, 7), c(8, 9)]).to_string(), "7,7 8,9");
         assert_eq!(Reply::Forbid(vec![c(9, 7), c(10, 11)]).to_string(), "FORBID 09071011.");
         assert_eq!(Reply::Forbid(vec![]).to_string(), "FORBID .");
+        assert_eq!(Reply::Declare { at: c(8, 6), offers: 3 }.to_string(), "8,6 3");
+        let symmetric = Refusal::Opening(OpeningFault::Symmetric(c(8, 7), c(7, 8)));
+        assert_eq!(
+            Reply::Error(symmetric).to_string(),
+            "ERROR offered fifth moves 8,7 and 7,8 are symmetric"
+        );
+        let offers = Refusal::Opening(OpeningFault::Offers { rule: OpeningRule::Soosorv(8), offers: 9 });
+        assert_eq!(offers.to_string(), "SOOSORV8 takes 1 to 8 offered fifth moves, not 9");
         let turn = Refusal::Point { command: PointCommand::Turn, at: c(7, 7), fault: PointFault::Occupied };
         assert_eq!(Reply::Error(turn).to_string(), "ERROR TURN 7,7: occupied");
         assert_eq!(

@@ -239,3 +239,59 @@ fn yxboard_and_swap2board_bodies() {
         other => panic!("{other:?}"),
     }
 }
+
+#[test]
+fn opening_commands_read_rule_count_and_points() {
+    use crate::engine::command::OpeningAsk;
+    use crate::rules::opening::OpeningRule;
+    let mut p = Parser::new();
+    quiet(&mut p, &["yxOpeningSwap soosorv8 3", "7,7", "7,6", "9,9,1", "8,8"]);
+    match single(&mut p, "done") {
+        Command::Opening(req) => {
+            assert_eq!(req.ask, OpeningAsk::Swap);
+            assert_eq!(req.rule, OpeningRule::Soosorv(8));
+            assert_eq!(req.declared, Some(3));
+            let points: Vec<Coord> = req.body.stones.iter().map(|s| s.at).collect();
+            assert_eq!(points, [c(7, 7), c(7, 6), c(9, 9), c(8, 8)]);
+            assert!(req.body.error.is_none());
+        }
+        other => panic!("{other:?}"),
+    }
+    for (line, ask, rule) in [
+        ("YXOPENINGMOVE TARAGUCHI10", OpeningAsk::Move, OpeningRule::Taraguchi(10)),
+        ("YXOPENINGCHOOSE RIF", OpeningAsk::Choose, OpeningRule::FiveTwo),
+    ] {
+        quiet(&mut p, &[line]);
+        assert!(
+            matches!(single(&mut p, "DONE"), Command::Opening(r) if r.ask == ask && r.rule == rule && r.declared.is_none()),
+            "{line}"
+        );
+    }
+    // A bad line is kept for the engine to refuse at DONE.
+    quiet(&mut p, &["YXOPENINGMOVE RIF", "7;7"]);
+    assert!(matches!(single(&mut p, "DONE"), Command::Opening(r) if r.body.error.is_some()));
+}
+
+#[test]
+fn opening_commands_with_bad_arguments_read_their_body_then_refuse() {
+    let mut p = Parser::new();
+    for (line, why) in [
+        ("YXOPENINGSWAP", "needs a rule"),
+        ("YXOPENINGSWAP RIF 2 3", "needs a rule"),
+        ("YXOPENINGMOVE RENJU", "unknown opening rule 'RENJU'"),
+        ("YXOPENINGCHOOSE SOOSORV8 many", "count: 'many' is not a number"),
+    ] {
+        // The stone lines are swallowed by the body, not answered as unknown commands.
+        quiet(&mut p, &[line, "7,7", "8,8"]);
+        match single(&mut p, "DONE") {
+            Command::Malformed(m) => assert!(m.contains(why), "{line}: {m}"),
+            other => panic!("{line}: {other:?}"),
+        }
+    }
+    // A command line breaks an opening body off: its ERROR, then the command.
+    quiet(&mut p, &["YXOPENINGSWAP TARAGUCHI10", "7,7"]);
+    let cmds = p.feed("ABOUT");
+    assert!(
+        matches!(&cmds[..], [Command::Malformed(m), Command::About] if m.starts_with("YXOPENINGSWAP ended by ABOUT"))
+    );
+}
