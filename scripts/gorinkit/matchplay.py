@@ -39,6 +39,7 @@ from pathlib import Path
 
 from .brain import Brain, BrainDied, log, out, percentile
 from .protocol import board_lines, is_chatter, looks_like_move, parse_move
+from .openrules import Foul, parse_reply, parse_rule, play_opening
 from .paths import DEFAULT_ENGINE
 from .referee import (
     BLACK,
@@ -404,7 +405,9 @@ class Match:
         clean = False
         try:
             g.brains = self._open_brains(g.tag)
-            if self.args.swap2:
+            if self.args.opening_rule:
+                self._opening_rule(g)
+            elif self.args.swap2:
                 try:
                     self._swap2(g)
                 except Fallback as why:
@@ -522,6 +525,34 @@ class Match:
             else:
                 g.players = {BLACK: responder, WHITE: opener}
         g.result.note = f"swap2: black {self.names[g.players[BLACK]]}"
+        g.started = [False, False]  # both get BOARD for their first game move
+
+    def _opening_rule(self, g: "Game") -> None:
+        """A tournament opening rule (--opening-rule) through the YXOPENING commands; the
+        referee (openrules.py) checks every answer. Colours follow the swaps; the game goes on
+        with BOARD for both brains."""
+        rule = self.args.opening_rule
+        g.reset_opening([], g.first)
+
+        def follow(stones) -> None:
+            """The game record takes the referee's stones as they come (ply numbers in reports)."""
+            for i in range(len(g.history), len(stones)):
+                x, y = stones[i]
+                g.board.place(x, y, i % 2)
+                g.add((x, y))
+
+        def ask(e: int, verb: str, declared, stones, offers):
+            follow(stones)
+            head = f"YXOPENING{verb} {rule.name}" + ("" if declared is None else f" {declared}")
+            return self._ask(g, e, [head] + [f"{x},{y}" for x, y in stones + offers] + ["DONE"], parse_reply)
+
+        try:
+            stones, players, note = play_opening(rule, g.width, g.height, g.first, ask)
+        except Foul as foul:
+            raise Loss(foul.engine, foul.kind, f"{foul.detail} in the opening") from None
+        follow(stones)
+        g.players = dict(players)
+        g.result.note = f"{rule.name}: black {self.names[g.players[BLACK]]}; {note}"
         g.started = [False, False]  # both get BOARD for their first game move
 
     # ---- bookkeeping ---------------------------------------------------------------------
@@ -793,6 +824,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                    help="a new opening for every game instead of each opening twice with colours swapped")
     p.add_argument("--swap2", action="store_true",
                    help="swap2 opening via SWAP2BOARD (falls back to the normal opening if unsupported)")
+    p.add_argument("--opening-rule", type=parse_rule, default=None, metavar="RULE",
+                   help="play a tournament opening rule through YXOPENINGSWAP/MOVE/CHOOSE: taraguchi10, "
+                        "soosorv8 or rif (five-move two-offer); the referee checks every answer")
     p.add_argument("--reuse", action="store_true", help="keep brain processes between games (RESTART)")
     p.add_argument("--strict", action="store_true", help="a non-move line while waiting for a move loses")
     p.add_argument("--send-delay-ms", type=int, default=0,
@@ -843,6 +877,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     a.open_max = int(m.group(2) or m.group(1))
     if a.open_min > a.open_max or a.open_max > 8:
         p.error("--opening-stones: need MIN <= MAX <= 8")
+    if a.opening_rule and (a.swap2 or a.openings):
+        p.error("--opening-rule: not with --swap2 or --openings (the rule makes the opening)")
     if a.sprt and not (0 < a.sprt[2] < 1 and 0 < a.sprt[3] < 1 and a.sprt[0] < a.sprt[1]):
         p.error("--sprt: need elo0 < elo1 and alpha, beta in (0, 1)")
     return a
@@ -935,7 +971,8 @@ def main(argv: list[str] | None = None, prog: str = "match") -> int:
             return 2
     out(f"{prog}: {a.names[0]} vs {a.names[1]}, {a.games} games, {a.board}, rule {a.rule} "
         f"({RULE_NAMES[a.rule]}), turn {a.turn_ms} ms, match {a.match_ms or 'none'}, seed {a.seed}, "
-        f"jobs {a.jobs}{', swap2' if a.swap2 else ''}{', reuse' if a.reuse else ''}")
+        f"jobs {a.jobs}{', swap2' if a.swap2 else ''}"
+        f"{', opening rule ' + a.opening_rule.name if a.opening_rule else ''}{', reuse' if a.reuse else ''}")
     if a.openings and not a.shuffle and not a.random_plies:
         out(f"note: the file's openings are played in order from opening {a.first_opening}, whatever "
             "the seed (--shuffle or --random-plies make the seed count)")

@@ -12,7 +12,7 @@ use super::Engine;
 use crate::board::{splitmix64, Board};
 use crate::rules::opening::{canonical_openings, centre, in_zone, repeated_offer, same_offer, OpeningRule};
 use crate::rules::renju::ForbiddenPoints;
-use crate::search::WIN;
+use crate::search::{SearchResult, WIN};
 use crate::types::{Color, Pos};
 use std::time::{Duration, Instant};
 
@@ -23,8 +23,14 @@ const PLACE_CANDIDATES: usize = 8;
 const OPENING_CANDIDATES: usize = 6;
 /// Candidate fifth moves judged beyond the number to offer, as some turn out to repeat others.
 const OFFER_SLACK: usize = 4;
-/// The score given to an offer the search had no time to judge: as good as lost for black.
-const UNJUDGED: i32 = -WIN;
+/// The score of an offer filled in because symmetry left too few judged ones: a point far
+/// from the stones, as good as lost for black.
+const FILLER: i32 = -WIN;
+/// A candidate left unjudged when the command's time ran out counts as even.
+const UNJUDGED: i32 = 0;
+/// Below this much time left before the command's deadline no further search starts: the many
+/// short searches of one decision each overrun their limit a little, and these add up.
+const MIN_JUDGE: Duration = Duration::from_millis(3);
 
 /// What the rule has the side to move do next, with so many stones on the board.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -97,13 +103,13 @@ impl Engine {
                 return;
             }
         };
-        let total = self.command_budget().saturating_sub(arrived.elapsed());
+        let deadline = arrived + self.command_budget();
         let reply = if req.ask == OpeningAsk::Choose {
-            self.choose_offer(&mut board, &offers, total, seq)
+            self.choose_offer(&mut board, &offers, deadline, seq)
         } else {
             let stones = board.stone_count();
             match step(req.rule, req.ask, stones, req.declared) {
-                Ok(step) => self.opening_step(&mut board, step, req.ask == OpeningAsk::Swap, total, seq),
+                Ok(step) => self.opening_step(&mut board, step, req.ask == OpeningAsk::Swap, deadline, seq),
                 Err(fault) => {
                     self.say(Reply::Error(Refusal::Opening(fault)));
                     return;
@@ -174,14 +180,29 @@ impl Engine {
         Ok((board, offers))
     }
 
+    /// A search of `board` for at most `each`, or `None` when the command's deadline leaves no
+    /// time for one.
+    fn judge_by(
+        &mut self,
+        board: &Board,
+        each: Duration,
+        deadline: Instant,
+        seq: u64,
+        exclude: &[Pos],
+    ) -> Option<SearchResult> {
+        let left = deadline.saturating_duration_since(Instant::now());
+        (left >= MIN_JUDGE).then(|| self.judge(board, each.min(left), seq, exclude))
+    }
+
     fn opening_step(
         &mut self,
         board: &mut Board,
         step: Step,
         may_swap: bool,
-        total: Duration,
+        deadline: Instant,
         seq: u64,
     ) -> Reply {
+        let total = deadline.saturating_duration_since(Instant::now());
         match step {
             Step::Centre => {
                 let (cx, cy) = centre(board);
@@ -189,42 +210,47 @@ impl Engine {
                 board.make(p);
                 Reply::Moves(vec![self.coord(p)])
             }
-            Step::Canonical => self.propose_canonical(board, total, seq),
+            Step::Canonical => self.propose_canonical(board, deadline, seq),
             Step::Stone { radius, balance } => {
                 let searches = 1 + if balance { PLACE_CANDIDATES } else { 0 };
                 let each = total / searches as u32;
                 let outside = outside_zone(board, radius);
-                let verdict = self.judge(board, if balance { each } else { total }, seq, &outside);
-                if may_swap && verdict.score < 0 {
+                let verdict =
+                    self.judge_by(board, if balance { each } else { total }, deadline, seq, &outside);
+                if may_swap && verdict.as_ref().is_some_and(|v| v.score < 0) {
                     return Reply::Swap;
                 }
-                let p = if balance {
-                    self.balanced_stone(board, radius, each, seq)
-                } else if board.is_empty(verdict.best) && !outside.contains(&verdict.best) {
-                    verdict.best
-                } else {
-                    zone_candidates(board, radius, 1)[0]
+                let searched =
+                    verdict.map(|v| v.best).filter(|&p| board.is_empty(p) && !outside.contains(&p));
+                let p = match searched {
+                    _ if balance => self.balanced_stone(board, radius, each, deadline, seq),
+                    Some(p) => p,
+                    None => zone_candidates(board, radius, 1)[0],
                 };
                 board.make(p);
                 Reply::Moves(vec![self.coord(p)])
             }
             Step::Declare(most) => {
                 let each = total / (1 + PLACE_CANDIDATES + most + OFFER_SLACK) as u32;
-                if may_swap && self.judge(board, each, seq, &[]).score < 0 {
+                if may_swap && self.judge_by(board, each, deadline, seq, &[]).is_some_and(|v| v.score < 0) {
                     return Reply::Swap;
                 }
-                let fourth = self.balanced_stone(board, None, each, seq);
+                let fourth = self.balanced_stone(board, None, each, deadline, seq);
                 board.make(fourth);
                 // Black will offer the declared number and white takes the worst of them for
                 // black: declare one more than the fifths judged good for black, so that the
                 // worst offer is about even.
-                let good = self.best_offers(board, most, each, seq).iter().filter(|&&(_, s)| s > 0).count();
+                let good = self
+                    .best_offers(board, most, each, deadline, seq)
+                    .iter()
+                    .filter(|&&(_, s)| s > 0)
+                    .count();
                 Reply::Declare { at: self.coord(fourth), offers: (good + 1).min(most) }
             }
             Step::Offer(count) => {
                 let each = total / (count + OFFER_SLACK) as u32;
-                let offers = self.best_offers(board, count, each, seq);
-                let worst = offers.iter().map(|&(_, s)| s).min().unwrap_or(UNJUDGED);
+                let offers = self.best_offers(board, count, each, deadline, seq);
+                let worst = offers.iter().map(|&(_, s)| s).min().unwrap_or(FILLER);
                 if may_swap && worst < 0 {
                     return Reply::Swap;
                 }
@@ -232,16 +258,17 @@ impl Engine {
             }
             Step::TaraguchiFifth(count) => {
                 let each = total / (count + OFFER_SLACK + 1 + PLACE_CANDIDATES) as u32;
-                let offers = self.best_offers(board, count, each, seq);
-                let worst = offers.iter().map(|&(_, s)| s).min().unwrap_or(UNJUDGED);
+                let offers = self.best_offers(board, count, each, deadline, seq);
+                let worst = offers.iter().map(|&(_, s)| s).min().unwrap_or(FILLER);
                 if worst > 0 {
                     return Reply::Moves(offers.iter().map(|&(p, _)| self.coord(p)).collect());
                 }
                 let radius = Some(TARAGUCHI_FIFTH_RADIUS);
-                if self.judge(board, each, seq, &outside_zone(board, radius)).score < 0 {
+                let verdict = self.judge_by(board, each, deadline, seq, &outside_zone(board, radius));
+                if verdict.is_some_and(|v| v.score < 0) {
                     return Reply::Swap;
                 }
-                let p = self.balanced_stone(board, radius, each, seq);
+                let p = self.balanced_stone(board, radius, each, deadline, seq);
                 board.make(p);
                 Reply::Moves(vec![self.coord(p)])
             }
@@ -250,28 +277,32 @@ impl Engine {
 
     /// White's choice among offered fifth moves: the one after which white (to move) is judged
     /// best; then white's sixth move in that position.
-    fn choose_offer(&mut self, board: &mut Board, offers: &[Pos], total: Duration, seq: u64) -> Reply {
+    fn choose_offer(&mut self, board: &mut Board, offers: &[Pos], deadline: Instant, seq: u64) -> Reply {
+        let total = deadline.saturating_duration_since(Instant::now());
         let each = total / (offers.len() + 2) as u32;
         let mut best: Option<(i32, Pos)> = None;
         for &p in offers {
             board.make(p);
-            let score = self.judge(board, each, seq, &[]).score;
+            let verdict = self.judge_by(board, each, deadline, seq, &[]);
             board.undo();
+            let Some(score) = verdict.map(|v| v.score) else { break };
             if best.is_none_or(|(s, _)| score > s) {
                 best = Some((score, p));
             }
         }
         let fifth = best.map_or(offers[0], |(_, p)| p);
         board.make(fifth);
-        let sixth = self.judge(board, each * 2, seq, &[]).best;
-        let sixth = if board.is_empty(sixth) { sixth } else { zone_candidates(board, None, 1)[0] };
+        let sixth =
+            self.judge_by(board, each * 2, deadline, seq, &[]).map(|v| v.best).filter(|&p| board.is_empty(p));
+        let sixth = sixth.unwrap_or_else(|| zone_candidates(board, None, 1)[0]);
         board.make(sixth);
         Reply::Moves(vec![self.coord(fifth), self.coord(sixth)])
     }
 
     /// Three stones of a canonical opening, drawn for this game and turned by a symmetry,
     /// whose position (white to move) the search judges closest to even: the opponent may swap.
-    fn propose_canonical(&mut self, board: &mut Board, total: Duration, seq: u64) -> Reply {
+    fn propose_canonical(&mut self, board: &mut Board, deadline: Instant, seq: u64) -> Reply {
+        let total = deadline.saturating_duration_since(Instant::now());
         let all = canonical_openings();
         let (cx, cy) = centre(board);
         let each = total / OPENING_CANDIDATES as u32;
@@ -293,7 +324,8 @@ impl Engine {
             for p in [b1, w2, b3] {
                 probe.make(p);
             }
-            let miss = self.judge(&probe, each, seq, &[]).score.abs();
+            let Some(verdict) = self.judge_by(&probe, each, deadline, seq, &[]) else { break };
+            let miss = verdict.score.abs();
             if best.is_none_or(|(m, _)| miss < m) {
                 best = Some((miss, [b1, w2, b3]));
             }
@@ -313,13 +345,21 @@ impl Engine {
 
     /// Of the candidates within `radius`, the stone after which the opponent (to move) is
     /// judged closest to even.
-    fn balanced_stone(&mut self, board: &Board, radius: Option<usize>, each: Duration, seq: u64) -> Pos {
+    fn balanced_stone(
+        &mut self,
+        board: &Board,
+        radius: Option<usize>,
+        each: Duration,
+        deadline: Instant,
+        seq: u64,
+    ) -> Pos {
         let mut probe = board.clone();
         let mut best: Option<(i32, Pos)> = None;
         for p in zone_candidates(board, radius, PLACE_CANDIDATES) {
             probe.make(p);
-            let miss = self.judge(&probe, each, seq, &[]).score.abs();
+            let verdict = self.judge_by(&probe, each, deadline, seq, &[]);
             probe.undo();
+            let Some(miss) = verdict.map(|v| v.score.abs()) else { break };
             if best.is_none_or(|(m, _)| miss < m) {
                 best = Some((miss, p));
             }
@@ -328,9 +368,17 @@ impl Engine {
     }
 
     /// `count` fifth moves for black, no two the same under a symmetry, best for black first,
-    /// each with its score for black. Judged candidates come first; when symmetry leaves too
-    /// few, the nearest other points fill up (scored as lost, `UNJUDGED`).
-    fn best_offers(&mut self, board: &Board, count: usize, each: Duration, seq: u64) -> Vec<(Pos, i32)> {
+    /// each with its score for black. Judged candidates come first (those the deadline left
+    /// unjudged count as even); when symmetry leaves too few, the nearest other points fill up
+    /// (scored as lost, `FILLER`).
+    fn best_offers(
+        &mut self,
+        board: &Board,
+        count: usize,
+        each: Duration,
+        deadline: Instant,
+        seq: u64,
+    ) -> Vec<(Pos, i32)> {
         let mut probe = board.clone();
         let forbidden = probe.forbidden_points();
         let mut scored: Vec<(Pos, i32)> = Vec::new();
@@ -339,15 +387,15 @@ impl Engine {
                 continue;
             }
             probe.make(p);
-            let score = -self.judge(&probe, each, seq, &[]).score;
+            let verdict = self.judge_by(&probe, each, deadline, seq, &[]);
             probe.undo();
-            scored.push((p, score));
+            scored.push((p, verdict.map_or(UNJUDGED, |v| -v.score)));
         }
         // Stable: equal scores keep the move ordering's order, so the choice is reproducible.
         scored.sort_by_key(|&(_, s)| std::cmp::Reverse(s));
         let fill = zone_candidates(board, None, board.width() * board.height());
         let mut chosen: Vec<(Pos, i32)> = Vec::with_capacity(count);
-        for (p, s) in scored.into_iter().chain(fill.into_iter().map(|p| (p, UNJUDGED))) {
+        for (p, s) in scored.into_iter().chain(fill.into_iter().map(|p| (p, FILLER))) {
             if chosen.len() == count {
                 break;
             }
