@@ -5,17 +5,19 @@
 //!
 //! ```text
 //! pbrain-gorin gen-data --out FILE [--games N] [--nodes K] [--rule R] [--size S] [--seed X]
-//!                       [--random-plies P] [--explore E]
+//!                       [--random-plies P] [--explore E] [--first-game F]
 //! ```
 //!
-//! N games (default 100) on an SxS board (default 15, any 5..32) under `INFO rule` R (0, 1, 4,
+//! N games (default 100, numbered from F, default 0) on an SxS board (default 15, any 5..32) under `INFO rule` R (0, 1, 4,
 //! 8 or 9; default 0). The first P plies (default 4) are random: the first stone within two
 //! points of the centre, later ones among the legal points near the stones. After them each
 //! move is the search's (K nodes, default 20000, one thread, a fresh 16 MiB table per game),
 //! except that with probability E percent (default 0) it is again a random legal point near
 //! the stones. Everything random comes from the seed X (default 0) and the game's number, and
 //! the search is limited by nodes only, so the same arguments give the same file, byte for
-//! byte. A game ends at a five (per rule; in renju black never plays a forbidden point, and a
+//! byte. Because a game depends only on the seed and its number, runs of games F..F+N that
+//! cover 0..M, their headers but the first dropped, concatenate to the file of one run of M
+//! games: `scripts/gen_data.py` spreads a run over many processes or machines that way. A game ends at a five (per rule; in renju black never plays a forbidden point, and a
 //! white four whose block is forbidden is played out) or a draw: a full board, or in renju 25
 //! empty points or fewer (as `scripts/gorinkit/referee.py` judges it).
 //!
@@ -94,6 +96,8 @@ pub struct Options {
     pub random_plies: usize,
     /// Percent of the later moves that are random.
     pub explore: u32,
+    /// Number of the first game (its randomness comes from the seed and this number).
+    pub first_game: u64,
 }
 
 impl Default for Options {
@@ -106,6 +110,7 @@ impl Default for Options {
             seed: 0,
             random_plies: 4,
             explore: 0,
+            first_game: 0,
         }
     }
 }
@@ -123,7 +128,8 @@ pub struct Summary {
 
 /// What `gen-data --help` prints.
 pub const USAGE: &str = "usage: pbrain-gorin gen-data --out FILE [--games N (100)] [--nodes K (20000)] \
-[--rule 0|1|4|8|9 (0)] [--size S (15)] [--seed X (0)] [--random-plies P (4)] [--explore E (0, percent)]";
+[--rule 0|1|4|8|9 (0)] [--size S (15)] [--seed X (0)] [--random-plies P (4)] [--explore E (0, percent)] \
+[--first-game F (0)]";
 
 pub fn run(args: &[String]) -> Result<()> {
     if args.iter().any(|a| a == "--help" || a == "-h") {
@@ -183,7 +189,11 @@ fn parse_args(args: &[String]) -> Result<(String, Options)> {
                     bail!("--explore {}: a percentage, 0..100", o.explore);
                 }
             }
-            _ => bail!("unknown option '{flag}' (--out --games --nodes --rule --size --seed --random-plies --explore)"),
+            "--first-game" => o.first_game = number()?,
+            _ => bail!(
+                "unknown option '{flag}' (--out --games --nodes --rule --size --seed --random-plies --explore \
+                 --first-game)"
+            ),
         }
     }
     let out = out.context("--out FILE is required")?;
@@ -282,9 +292,9 @@ pub fn generate(o: &Options, out: &mut impl Write) -> Result<Summary> {
     out.write_all(&header)?;
     let mut summary = Summary::default();
     let mut bytes = Vec::new();
-    for game in 0..o.games {
+    for game in 0..o.games as u64 {
         bytes.clear();
-        let winner = play_game(o, game as u64, &mut bytes)?;
+        let winner = play_game(o, o.first_game.wrapping_add(game), &mut bytes)?;
         out.write_all(&bytes)?;
         summary.games += 1;
         summary.records += (bytes.len() / record_size(o.size, o.size)) as u64;

@@ -30,7 +30,7 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         Some(other) => {
-            eprintln!("usage: pbrain-gorin [bench [depth] [--threads 1,2] | bench forbid [games] | gen-data --out FILE [--games N] [--nodes K] [--rule R] [--size S] [--seed X] [--random-plies P] [--explore E] | play [--help] | review FILE [--help] | tune GAMES.jsonl [iterations [scale]] | tune-net RECORDS.jsonl [epochs [scale [warm]]] | tune-policy GAMES.jsonl [epochs] | tune-rank GAMES.jsonl [epochs [temperature [rate [TEACHER.jsonl [weight]]]]]]   (unknown argument '{other}')");
+            eprintln!("usage: pbrain-gorin [bench [depth] [--threads 1,2] | bench forbid [games] | gen-data --out FILE [--games N] [--nodes K] [--rule R] [--size S] [--seed X] [--random-plies P] [--explore E] [--first-game F] | play [--help] | review FILE [--help] | tune GAMES.jsonl [iterations [scale]] | tune-net RECORDS.jsonl [epochs [scale [warm]]] | tune-policy GAMES.jsonl [epochs] | tune-rank GAMES.jsonl [epochs [temperature [rate [TEACHER.jsonl [weight]]]]]]   (unknown argument '{other}')");
             ExitCode::from(2)
         }
     }

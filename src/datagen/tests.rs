@@ -12,7 +12,7 @@ fn generated(o: &Options) -> (Vec<u8>, Summary) {
 }
 
 fn tiny(rule: Rule, size: usize) -> Options {
-    Options { games: 2, nodes: 500, rule, size, seed: 7, random_plies: 4, explore: 0 }
+    Options { games: 2, nodes: 500, rule, size, seed: 7, random_plies: 4, explore: 0, first_game: 0 }
 }
 
 /// Replays the records game by game (a game starts at ply 0) and checks each against the board
@@ -132,6 +132,17 @@ fn the_same_seed_gives_the_same_bytes() {
 }
 
 #[test]
+fn slices_of_games_concatenate_to_one_run() {
+    let o = Options { games: 3, ..tiny(Rule::Freestyle, 9) };
+    let (whole, _) = generated(&o);
+    let (first, _) = generated(&Options { games: 1, ..o.clone() });
+    let (rest, summary) = generated(&Options { games: 2, first_game: 1, ..o });
+    assert_eq!(summary.games, 2);
+    assert!(first.len() > 8 && rest.len() > 8, "every slice has records");
+    assert_eq!([&first[..], &rest[8..]].concat(), whole, "headers but the first dropped");
+}
+
+#[test]
 fn renju_black_never_plays_a_forbidden_point() {
     let o = Options { games: 3, explore: 30, ..tiny(Rule::Renju, 11) };
     let (bytes, _) = generated(&o);
@@ -162,18 +173,18 @@ fn renju_draws_with_few_empty_points_left() {
 fn the_command_line_is_checked() {
     let args = |s: &str| s.split_whitespace().map(String::from).collect::<Vec<_>>();
     let (out, o) = parse_args(&args(
-        "--out f.bin --games 3 --nodes 100 --rule 4 --size 20 --seed 9 --random-plies 2 --explore 5",
+        "--out f.bin --games 3 --nodes 100 --rule 4 --size 20 --seed 9 --random-plies 2 --explore 5 --first-game 6",
     ))
     .expect("valid");
     assert_eq!(out, "f.bin");
     assert_eq!(
-        (o.games, o.nodes, o.rule, o.size, o.seed, o.random_plies, o.explore),
-        (3, 100, Rule::Renju, 20, 9, 2, 5)
+        (o.games, o.nodes, o.rule, o.size, o.seed, o.random_plies, o.explore, o.first_game),
+        (3, 100, Rule::Renju, 20, 9, 2, 5, 6)
     );
     let (_, o) = parse_args(&args("--out f.bin")).expect("defaults");
     assert_eq!(
-        (o.games, o.nodes, o.rule, o.size, o.random_plies, o.explore),
-        (100, 20_000, Rule::Freestyle, 15, 4, 0)
+        (o.games, o.nodes, o.rule, o.size, o.random_plies, o.explore, o.first_game),
+        (100, 20_000, Rule::Freestyle, 15, 4, 0, 0)
     );
     for bad in [
         "--games 3",
@@ -184,6 +195,7 @@ fn the_command_line_is_checked() {
         "--out f --games",
         "--out f --depth 3",
         "--out f --nodes x",
+        "--out f --first-game -1",
     ] {
         assert!(parse_args(&args(bad)).is_err(), "{bad}");
     }
