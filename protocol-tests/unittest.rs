@@ -1,5 +1,5 @@
-//! Shared by scripts.rs and train.rs: runs a Python unittest discovery from the repository root,
-//! with `GORIN_BIN` set to the binary cargo built, and checks its report.
+//! Shared by scripts.rs, train.rs and ray.rs: runs a Python unittest discovery from the
+//! repository root, with `GORIN_BIN` set to the binary cargo built, and checks its report.
 //!
 //! A run fails when the interpreter is missing, when unittest fails, and when fewer than the
 //! given number of tests actually ran (skips not counted), so it cannot pass vacuously.

@@ -5,6 +5,7 @@ Usage: python3 scripts/match.py --engine ./target/release/pbrain-gorin \
        python3 scripts/match.py --engine ./new --name new --engine ./old --name old \
            --openings ../shared/data/openings/piskvork_openings.txt --games 200 -j 2 \
            --sgf games.sgf --jsonl games.jsonl --sprt 0 10 0.05 0.05
+       python3 scripts/match.py --engine ./new --engine ./old --games 4000 --ray HEAD:6379
 
 Each game speaks the protocol as a tournament manager does: INFO timeout_turn / timeout_match /
 max_memory / rule / game_type (then --info, --info1, --info2), START (or RESTART with --reuse),
@@ -12,7 +13,8 @@ then BEGIN or BOARD for a brain's first move and TURN afterwards, INFO time_left
 when match time is set. Each opening is played twice with colours swapped. The referee
 (referee.py) is independent of the engine: fives per rule, renju fouls, occupied / off-board /
 unparsable moves, crashes and time (Gomocup clock: the match clock runs only on a brain's own
-turns).
+turns). Games run on local threads, or with `--ray` each on a Ray worker (gorinkit/dispatch.py),
+which sends back its result and counts; the records are written here either way.
 
 Exit status: 0 when no brain made an illegal move, crashed, failed START, lost on time or answered
 later than the per-move limit; 1 otherwise; 2 on bad arguments; 130 when interrupted.
@@ -21,6 +23,7 @@ later than the per-move limit; 1 otherwise; 2 on bad arguments; 130 when interru
 from __future__ import annotations
 
 import argparse
+import copy
 import json
 import math
 import os
@@ -33,10 +36,10 @@ import threading
 import time
 import traceback
 from collections import Counter
-from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 
+from . import dispatch
 from .brain import Brain, BrainDied, log, out, percentile
 from .protocol import board_lines, is_chatter, looks_like_move, parse_move
 from .openrules import Foul, parse_reply, parse_rule, play_opening
@@ -98,6 +101,19 @@ class EngineStats:
     swap2_unsupported: int = 0
     move_ms: list[float] = field(default_factory=list)
     slowest: tuple[float, int, int, float | None] = (-1.0, 0, 0, None)  # ms, game, ply, limit
+
+    def add(self, other: "EngineStats") -> None:
+        """Adds the counts of `other` (a game played in another process) to these."""
+        for f in fields(self):
+            mine, theirs = getattr(self, f.name), getattr(other, f.name)
+            if f.name == "slowest":
+                setattr(self, f.name, max(mine, theirs, key=lambda s: s[0]))
+            elif isinstance(mine, list):
+                mine.extend(theirs)
+            elif isinstance(mine, Counter):
+                mine.update(theirs)
+            else:
+                setattr(self, f.name, mine + theirs)
 
 
 @dataclass
@@ -833,7 +849,11 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                    help="wait this long after a brain's reply before sending it the next command")
     p.add_argument("--sprt", type=float, nargs=4, metavar=("ELO0", "ELO1", "ALPHA", "BETA"), default=None,
                    help="stop early when the SPRT of H1 elo1 against H0 elo0 decides")
-    p.add_argument("-j", "--jobs", type=int, default=1, help="games in parallel (use 1 for timing)")
+    p.add_argument("-j", "--jobs", type=int, default=1,
+                   help="games in parallel (use 1 for timing; with --ray local: the local instance's workers)")
+    p.add_argument("--ray", default=None, metavar="ADDRESS",
+                   help="play the games on a Ray cluster's workers (HEAD:PORT or auto), or `local` for a "
+                        "loopback-only instance on this machine; default: local threads, no Ray")
     p.add_argument("--sgf", default=None, help="write every game to this SGF file (a collection)")
     p.add_argument("--psq", default=None, metavar="DIR", help="write every game as DIR/game_NNNN.psq")
     p.add_argument("--jsonl", default=None, help="write one JSON object per game (moves and times)")
@@ -866,6 +886,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     a.board = f"{a.width}x{a.height}"
     if a.games < 1 or a.jobs < 1 or a.turn_ms < 0 or a.tolerance_ms < 0 or a.random_plies < 0:
         p.error("--games, --jobs must be positive; --turn-ms, --tolerance-ms, --random-plies not negative")
+    if a.ray and a.reuse:
+        p.error("--reuse: not with --ray (each game runs in a Ray task of its own)")
     if a.first_opening < 1:
         p.error("--first-opening: K counts from 1")
     if a.first_opening > 1 and not a.openings:
@@ -918,37 +940,74 @@ def _interrupt(signum, frame):
     raise KeyboardInterrupt
 
 
-def run(a: argparse.Namespace, factory=Match) -> tuple[Match, float, bool]:
-    """Play the match (`factory(a)` builds it: Match or a subclass); returns (match, seconds,
-    interrupted)."""
+def worker_args(a: argparse.Namespace) -> argparse.Namespace:
+    """The arguments of a game played in another process: no record files (the driver writes
+    them) and no brains kept between games."""
+    w = copy.copy(a)
+    w.out = w.sgf = w.jsonl = w.psq = None
+    w.reuse = False
+    return w
+
+
+def play_elsewhere(a: argparse.Namespace, number: int, opening: list[tuple[int, int]],
+                   first: int) -> tuple[GameResult, list[EngineStats]]:
+    """Game `number` in a process of its own (a Ray worker), with a Match of its own: returns
+    the result and what the game added to each engine's counts, for the driver to record."""
+    m = Match(a)
+    try:
+        return m.play(number, opening, first), m.stats
+    finally:
+        m.close_pooled()
+        m.close_files()
+
+
+def run(a: argparse.Namespace, factory=Match,
+        executor: dispatch.Executor | None = None) -> tuple[Match, float, bool]:
+    """Play the match (`factory(a)` builds it: Match or a subclass) on `executor` (default: `a.jobs`
+    threads, or Ray with `a.ray`); returns (match, seconds, interrupted)."""
+    if getattr(a, "ray", None) and factory is not Match and executor is None:
+        raise ValueError("--ray plays games with the plain Match only")
     m = factory(a)
     schedule = make_schedule(a)
     t_start = time.monotonic()
-    pool = ThreadPoolExecutor(max_workers=a.jobs)
     interrupted = False
+    if executor is None:
+        executor = dispatch.make_executor(getattr(a, "ray", None), a.jobs)
+    if executor.shares_memory:  # threads: the games update the match themselves
+        tasks = (dispatch.Task(g[0], m.play, g) for g in schedule)
+
+        def finished(_number: int, res: GameResult) -> None:
+            m.record(res)
+    else:
+        remote = worker_args(a)
+        tasks = (dispatch.Task(g[0], play_elsewhere, (remote, *g)) for g in schedule)
+
+        def finished(_number: int, value: tuple[GameResult, list[EngineStats]]) -> None:
+            res, stats = value
+            with m.lock:
+                for mine, theirs in zip(m.stats, stats):
+                    mine.add(theirs)
+            m.record(res)
+
+    def failed(number: int, e: BaseException) -> None:
+        m.script_errors += 1
+        log(f"match: game {number} failed inside the script:\n" + "".join(traceback.format_exception(e)))
+
+    def on_result(number: int, value) -> None:
+        try:
+            finished(number, value)
+        except Exception as e:  # a bug here must not lose the other games' results
+            failed(number, e)
+
     try:
-        pending = {pool.submit(m.play, *g) for g in schedule}
-        while pending:
-            done, pending = wait(pending, timeout=0.5, return_when=FIRST_COMPLETED)
-            for f in done:
-                if f.cancelled():
-                    continue
-                try:
-                    m.record(f.result())
-                except Exception:  # a bug here must not lose the other games' results
-                    m.script_errors += 1
-                    log("match: a game failed inside the script:\n" + traceback.format_exc())
-            if m.no_new_games.is_set():
-                for f in pending:
-                    f.cancel()
+        dispatch.drive(executor, tasks, on_result, on_error=failed, stop=m.no_new_games.is_set, say=log)
     except KeyboardInterrupt:
         interrupted = True
         m.stop.set()
         out("interrupted: stopping games and killing brains")
-        pool.shutdown(wait=False, cancel_futures=True)
         Brain.kill_all()
     finally:
-        pool.shutdown(wait=not interrupted, cancel_futures=True)
+        executor.close()
         m.close_pooled()
         m.close_files()
     return m, time.monotonic() - t_start, interrupted
@@ -972,7 +1031,8 @@ def main(argv: list[str] | None = None, prog: str = "match") -> int:
     out(f"{prog}: {a.names[0]} vs {a.names[1]}, {a.games} games, {a.board}, rule {a.rule} "
         f"({RULE_NAMES[a.rule]}), turn {a.turn_ms} ms, match {a.match_ms or 'none'}, seed {a.seed}, "
         f"jobs {a.jobs}{', swap2' if a.swap2 else ''}"
-        f"{', opening rule ' + a.opening_rule.name if a.opening_rule else ''}{', reuse' if a.reuse else ''}")
+        f"{', opening rule ' + a.opening_rule.name if a.opening_rule else ''}{', reuse' if a.reuse else ''}"
+        f"{', ray ' + a.ray if a.ray else ''}")
     if a.openings and not a.shuffle and not a.random_plies:
         out(f"note: the file's openings are played in order from opening {a.first_opening}, whatever "
             "the seed (--shuffle or --random-plies make the seed count)")
