@@ -90,3 +90,99 @@ fn the_fixtures_net_truncated_is_an_error() {
         assert!(Gnn::from_bytes(&bytes[..len]).is_err(), "{len} of {} bytes accepted", bytes.len());
     }
 }
+
+/// A GNN1 file the search can use (D = 32, the engine's shape count) with pseudo-random
+/// weights from `seed`: embeddings over the whole i16 range the trainer allows, so that both
+/// clamps of the activation and the i16 saturation of the fast kernel are exercised.
+fn random_searchable_net(seed: u64) -> Vec<u8> {
+    let (s, d, h) = (gorin::eval::SHAPE_COUNT as u32, 32u16, 8u16);
+    let mut state = seed;
+    let mut next = move |range: i64| {
+        state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        ((state >> 33) as i64 % (2 * range + 1)) - range
+    };
+    let mut payload = Vec::new();
+    for _ in 0..2 * (s as usize + 2) * d as usize {
+        payload.extend_from_slice(&(next(1500) as i16).to_le_bytes());
+    }
+    let mut i16s = |n: usize, range: i64, out: &mut Vec<u8>| {
+        for _ in 0..n {
+            out.extend_from_slice(&(next(range) as i16).to_le_bytes());
+        }
+    };
+    i16s(d as usize, 300, &mut payload);
+    payload.extend_from_slice(&7i32.to_le_bytes());
+    i16s(h as usize * d as usize, 60, &mut payload);
+    for j in 0..h as i32 {
+        payload.extend_from_slice(&(j * 1000 - 3000).to_le_bytes());
+    }
+    i16s(h as usize, 900, &mut payload);
+    payload.extend_from_slice(&(-11i32).to_le_bytes());
+    let mut out = b"GNN1".to_vec();
+    for x in [1u16, d] {
+        out.extend_from_slice(&x.to_le_bytes());
+    }
+    out.extend_from_slice(&s.to_le_bytes());
+    for x in [h, 1] {
+        out.extend_from_slice(&x.to_le_bytes());
+    }
+    out.extend_from_slice(&[10, 10, 0, 0]);
+    out.extend_from_slice(&(payload.len() as u32).to_le_bytes());
+    out.extend(payload);
+    out
+}
+
+/// The board's incremental net value against the reference forward pass over the position's
+/// record inputs, after every move and every undo of a random walk, in every rule (renju's
+/// black features include its forbidden points).
+#[test]
+fn the_boards_incremental_sums_give_the_reference_value() {
+    use gorin::board::Board;
+    use gorin::datagen::gnn_points;
+    use gorin::eval::gnn::VALUE_UNITS;
+    use gorin::types::Rule;
+    use std::sync::Arc;
+    let net = Arc::new(Gnn::from_bytes(&random_searchable_net(5)).expect("reads"));
+    assert!(net.searchable());
+    let expect = |b: &Board| {
+        let logit = net.forward(&gnn_points(b)).expect("in range").value;
+        (i64::from(logit) * i64::from(VALUE_UNITS) >> net.q_act) as i32
+    };
+    let mut seed = 99u64;
+    let mut checked = 0;
+    for (rule, size) in [(Rule::Freestyle, 15), (Rule::Renju, 15), (Rule::Standard, 20), (Rule::CaroExact, 9)] {
+        let mut b = Board::new(size, size, rule);
+        b.set_net(Some(net.clone()));
+        assert_eq!(b.evaluate(), expect(&b), "{rule:?}: empty board");
+        let mut values = vec![b.evaluate()];
+        for step in 0..400 {
+            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            let undo = (seed >> 60) < 5 && b.stone_count() > 0;
+            if undo || b.stone_count() + 10 >= size * size {
+                b.undo();
+                values.pop();
+                assert_eq!(b.evaluate(), *values.last().expect("a value per ply"), "{rule:?} step {step}: undo");
+            } else {
+                let mut empty = Vec::new();
+                b.for_each_empty(|p| empty.push(p));
+                // Mostly near the last stones, so that shapes build up.
+                let near: Vec<_> = empty
+                    .iter()
+                    .copied()
+                    .filter(|&p| {
+                        b.last_move().is_some_and(|q| {
+                            let ((px, py), (qx, qy)) = (b.xy(p), b.xy(q));
+                            px.abs_diff(qx).max(py.abs_diff(qy)) <= 2
+                        })
+                    })
+                    .collect();
+                let from = if near.is_empty() || (seed >> 40) % 4 == 0 { &empty } else { &near };
+                b.make(from[(seed >> 20) as usize % from.len()]);
+                values.push(b.evaluate());
+            }
+            assert_eq!(b.evaluate(), expect(&b), "{rule:?} step {step}");
+            checked += 1;
+        }
+    }
+    assert!(checked >= 1600);
+}

@@ -3,7 +3,8 @@
 //!
 //! The board also keeps the evaluation's sums — each side's point values and the net's
 //! first-layer sums over the empty points, read from the tables of `crate::eval` below it — as
-//! Stockfish's position keeps its accumulators; `evaluate` reads them.
+//! Stockfish's position keeps its accumulators; `evaluate` reads them. Where a trained net is
+//! chosen (`eval::gnn::select`), the board keeps that net's sums instead, one per side to move.
 //!
 //! Cells live on a grid padded with `PAD` wall cells on every side (the right padding of one
 //! row doubles as the left padding of the next), so a walk of up to five steps from any board
@@ -12,11 +13,13 @@
 
 mod zobrist;
 
+use crate::eval::gnn::{self, kernel::Sums as GnnSums, Gnn};
 use crate::eval::net::{self, NET_HIDDEN};
 use crate::eval::{params, point_tables, Class, Forbid, PatKey, PointEval, PointTables, CLASS_COUNT};
 use crate::pattern::{self, cell, slot, LineRule, BLACK, EMPTY, HALF, WALL, WHITE};
 use crate::types::{Color, End, Pos, Rule};
 pub use zobrist::splitmix64;
+use std::sync::Arc;
 
 /// Largest supported board side.
 pub const MAX_SIZE: usize = 32;
@@ -77,6 +80,7 @@ struct Undo {
 struct Sums {
     totals: [[i32; 2]; 2],
     acc: [[i32; 2 * NET_HIDDEN]; 2],
+    gnn: [GnnSums; 2],
 }
 
 /// How far (in points) around a stone empty points become move candidates.
@@ -111,6 +115,10 @@ pub struct Board {
     /// cells of the net's first-layer rows for their shapes.
     acc: [[i32; 2 * NET_HIDDEN]; 2],
     net_rows: &'static [net::Row],
+    /// The trained net `evaluate` uses instead of the classic evaluation, if any.
+    gnn: Option<Arc<Gnn>>,
+    /// Per side to move (that side's view): the sums over every point of the net's `h`.
+    gnn_sums: [GnnSums; 2],
     /// Number of empty cells of each class, per colour (padded to a power of two, so that a
     /// masked class indexes it without a bounds check).
     class_counts: [[u16; CLASS_SLOTS]; 2],
@@ -169,6 +177,8 @@ impl Board {
             totals: [[0; 2]; 2],
             acc: [[0; 2 * NET_HIDDEN]; 2],
             net_rows: net::rows(),
+            gnn: gnn::select::net_for(rule, width, height).filter(|n| n.searchable()),
+            gnn_sums: [[0; gnn::kernel::DIM]; 2],
             class_counts: [[0; CLASS_SLOTS]; 2],
             five_xor: [0; 2],
             key: 0,
@@ -193,6 +203,7 @@ impl Board {
     fn rebuild_patterns(&mut self) {
         self.totals = [[0; 2]; 2];
         self.acc = [[0; 2 * NET_HIDDEN]; 2];
+        self.gnn_sums = [[0; gnn::kernel::DIM]; 2];
         self.class_counts = [[0; CLASS_SLOTS]; 2];
         self.five_xor = [0; 2];
         for y in 0..self.height {
@@ -212,6 +223,7 @@ impl Board {
                 if self.cells[i] == EMPTY {
                     self.enter_totals(i);
                 }
+                self.gnn_enter(i);
             }
         }
     }
@@ -327,7 +339,7 @@ impl Board {
             valued,
         });
         if valued {
-            self.sums.push(Sums { totals: self.totals, acc: self.acc });
+            self.sums.push(Sums { totals: self.totals, acc: self.acc, gnn: self.gnn_sums });
         }
         let (x, y) = self.xy(p);
         self.bounds.include(x as i32, y as i32);
@@ -383,6 +395,7 @@ impl Board {
             let sums = self.sums.pop().expect("sums of a valued move");
             self.totals = sums.totals;
             self.acc = sums.acc;
+            self.gnn_sums = sums.gnn;
         }
         self.bounds = u.bounds;
     }
@@ -400,6 +413,7 @@ impl Board {
         let rest: Vec<(Pos, Color)> =
             self.moves().filter(|&q| q != p).map(|q| (q, self.get(q).expect("a played stone"))).collect();
         let mut board = Board::new(self.width, self.height, self.rule);
+        board.set_net(self.gnn.clone());
         for (q, c) in rest {
             board.place(q, c);
         }
@@ -425,6 +439,9 @@ impl Board {
         let i = p.index() & SLOT_MASK;
         self.stones += 1;
         self.leave_totals(i, valued);
+        if valued {
+            self.gnn_fill(i, cell);
+        }
         self.cells[i] = cell;
         Self::each_line_neighbour::<REACH>(self, i, |b, n, d, shift| {
             let code = (b.codes[n][d] & !(3 << shift)) | (cell as u32) << shift;
@@ -497,6 +514,10 @@ impl Board {
             return;
         }
         self.trail.push((n as u16, old));
+        if valued && self.gnn.is_some() {
+            let new = [0, 1].map(|c| (old[c] & !(0xF << (4 * d))) | ((both >> (4 * c)) & 0xF) << (4 * d));
+            self.gnn_reshape(old, new);
+        }
         for c in 0..2 {
             let t = self.points[c];
             let old = self.keys[n][c];
@@ -576,6 +597,83 @@ impl Board {
             self.totals[c][1] += e.threat as i32;
             self.net_move(c, net::NO_SHAPE, e.shape);
         }
+    }
+
+    /// The trained net's feature of a key for colour `c`: the point's shape, or where the
+    /// tables give none (renju black's forbidden points) the rank of its four line patterns,
+    /// as the training records have it (`datagen::feature`).
+    #[inline]
+    fn gnn_feature(&self, c: usize, key: PatKey) -> usize {
+        match self.points[c].get(key).shape {
+            net::NO_SHAPE => crate::eval::shape(&crate::eval::unpack(key)),
+            s => s as usize,
+        }
+    }
+
+    /// The (own, opp) table rows of an empty point with features `f` (black's, white's) in the
+    /// view of side `v` to move.
+    #[inline]
+    fn gnn_rows(f: [usize; 2], v: usize) -> (usize, usize) {
+        (f[v], f[1 - v])
+    }
+
+    /// An empty point's keys go from `old` to `new` (both colours): both views follow.
+    #[inline]
+    fn gnn_reshape(&mut self, old: [PatKey; 2], new: [PatKey; 2]) {
+        let Some(net) = &self.gnn else { return };
+        let from = [self.gnn_feature(0, old[0]), self.gnn_feature(1, old[1])];
+        let to = [self.gnn_feature(0, new[0]), self.gnn_feature(1, new[1])];
+        if from != to {
+            for v in 0..2 {
+                net.replace(&mut self.gnn_sums[v], Self::gnn_rows(to, v), Self::gnn_rows(from, v));
+            }
+        }
+    }
+
+    /// The empty point `i` takes a stone (`cell`): in each view its row becomes the stone's.
+    fn gnn_fill(&mut self, i: usize, cell: u8) {
+        let Some(net) = &self.gnn else { return };
+        let f = [self.gnn_feature(0, self.keys[i][0]), self.gnn_feature(1, self.keys[i][1])];
+        for v in 0..2 {
+            let own = (cell == BLACK) == (v == 0);
+            let stone = net.stone_row(own);
+            net.replace(&mut self.gnn_sums[v], (stone, stone), Self::gnn_rows(f, v));
+        }
+    }
+
+    /// Counts point `i` into the net's sums (the board's rebuild).
+    fn gnn_enter(&mut self, i: usize) {
+        let Some(net) = &self.gnn else { return };
+        let cell = self.cells[i];
+        let f = [self.gnn_feature(0, self.keys[i][0]), self.gnn_feature(1, self.keys[i][1])];
+        for v in 0..2 {
+            let rows = match cell {
+                EMPTY => Self::gnn_rows(f, v),
+                _ => {
+                    let stone = net.stone_row((cell == BLACK) == (v == 0));
+                    (stone, stone)
+                }
+            };
+            net.add_point(&mut self.gnn_sums[v], rows);
+        }
+    }
+
+    /// Uses `net` (or the classic evaluation for `None`) from now on; a net that the search
+    /// cannot keep sums for (`Gnn::searchable`) counts as `None`.
+    pub fn set_net(&mut self, net: Option<Arc<Gnn>>) {
+        self.gnn = net.filter(|n| n.searchable());
+        self.gnn_sums = [[0; gnn::kernel::DIM]; 2];
+        for y in 0..self.height {
+            for x in 0..self.width {
+                let i = self.index(x, y);
+                self.gnn_enter(i);
+            }
+        }
+    }
+
+    /// The trained net this board evaluates with, if any.
+    pub fn net(&self) -> Option<&Arc<Gnn>> {
+        self.gnn.as_ref()
     }
 
     /// Colour `c`'s net sums: one point's shape goes from `from` to `to`.
@@ -664,6 +762,10 @@ impl Board {
 
     /// Static value for the side to move.
     pub fn evaluate(&self) -> i32 {
+        if let Some(net) = &self.gnn {
+            let logit = net.value(&self.gnn_sums[self.side as usize], self.width * self.height);
+            return (logit as i64 * gnn::VALUE_UNITS as i64 >> net.q_act) as i32;
+        }
         let own = self.totals[self.side as usize][0];
         let opp = self.totals[self.side.opp() as usize][1];
         own - opp + params::TEMPO + self.net_value()

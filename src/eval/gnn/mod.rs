@@ -4,12 +4,21 @@
 //!
 //! Below the board: the inputs are plain per-point values (`Point`), each an empty point's two
 //! shape indices from the side to move's view or a stone of either side, as GRN1 records carry
-//! them (`Point::from_record`). Not yet used by the search.
+//! them (`Point::from_record`). The board keeps the sums of step 1 for both sides to move as
+//! stones come and go (`kernel`), so the search pays for steps 3 to 5 only; `select` names the
+//! net each rule and board size uses.
+
+pub mod kernel;
+pub mod select;
 
 use crate::types::Color;
+use kernel::{Kernel, Sums, DIM};
 use std::fmt;
 
 pub const MAGIC: &[u8; 4] = b"GNN1";
+/// Evaluation units of a value logit of 1: the scale of the trainer's value target
+/// (`--value-scale`, sigmoid(search value / 600)), so that the net speaks the search's units.
+pub const VALUE_UNITS: i32 = 600;
 pub const VERSION: u16 = 1;
 /// Bytes of the header; the arrays follow.
 pub const HEADER_BYTES: usize = 24;
@@ -76,6 +85,7 @@ pub struct Gnn {
     pub hidden: usize,
     pub q_act: u32,
     pub q_weight: u32,
+    kernel: Kernel,
     /// (S + 2) x D, row-major: row = shape index, S own stone, S + 1 other stone.
     emb_own: Vec<i16>,
     emb_opp: Vec<i16>,
@@ -183,6 +193,7 @@ impl Gnn {
             hidden,
             q_act: u32::from(q_act),
             q_weight: u32::from(q_weight),
+            kernel: Kernel::detect(),
             emb_own: r.i16s(table, "emb_own")?,
             emb_opp: r.i16s(table, "emb_opp")?,
             policy_w: r.i16s(dim, "policy_w")?,
@@ -194,6 +205,74 @@ impl Gnn {
         };
         net.check_bounds()?;
         Ok(net)
+    }
+
+    /// Steps 3 to 5: the value logit from the sums of `h` over all `n` points.
+    fn value_head(&self, sums: &[i32], n: usize) -> i32 {
+        let (dim, top) = (self.dim, 1i32 << self.q_act);
+        // 3. The mean over all points, rounded half up (non-negative, integer division).
+        let n = n as i32;
+        let mean: Vec<i32> = sums.iter().map(|&s| (s + n / 2) / n).collect();
+        // 4. D -> hidden, clipped ReLU; 5. hidden -> 1.
+        let mut value = self.value2_b;
+        for j in 0..self.hidden {
+            let w = &self.value1_w[j * dim..(j + 1) * dim];
+            let z: i32 = mean.iter().zip(w).map(|(&m, &w)| m * i32::from(w)).sum();
+            let a = shift_round(self.value1_b[j] + z, self.q_weight).clamp(0, top);
+            value += a * i32::from(self.value2_w[j]);
+        }
+        shift_round(value, self.q_weight)
+    }
+
+    /// Whether the search can keep this net's sums: D is the accumulators' width and an
+    /// activation fits i16 (the kernels work in i16).
+    pub fn searchable(&self) -> bool {
+        self.dim == DIM && self.q_act <= 14
+    }
+
+    /// The table row of a stone of the side to move (`own`) or of the other side, in a view.
+    pub fn stone_row(&self, own: bool) -> usize {
+        if own {
+            self.shape_count
+        } else {
+            self.shape_count + 1
+        }
+    }
+
+    /// `sums += h(add) - h(sub)` for one point in one view, each given as its (own, opp) table
+    /// rows. The net must be `searchable` and the rows within the tables.
+    #[inline]
+    pub fn replace(&self, sums: &mut Sums, add: (usize, usize), sub: (usize, usize)) {
+        let rows = |(own, opp): (usize, usize)| {
+            (&self.emb_own[own * DIM..(own + 1) * DIM], &self.emb_opp[opp * DIM..(opp + 1) * DIM])
+        };
+        self.kernel.replace(sums, rows(add), rows(sub), (1i32 << self.q_act) as i16);
+    }
+
+    /// `sums += h(rows)` for one point (a board's rebuild).
+    pub fn add_point(&self, sums: &mut Sums, (own, opp): (usize, usize)) {
+        let top = (1i32 << self.q_act) as i16;
+        for d in 0..DIM {
+            sums[d] += kernel::activation(self.emb_own[own * DIM + d], self.emb_opp[opp * DIM + d], top);
+        }
+    }
+
+    /// The value logit (scale 2^q_act) of a board of `n` points whose view has these sums.
+    pub fn value(&self, sums: &Sums, n: usize) -> i32 {
+        self.value_head(sums, n)
+    }
+
+    /// The policy logit (scale 2^q_act) of an empty point with these (own, opp) table rows.
+    pub fn policy(&self, own: usize, opp: usize) -> i32 {
+        debug_assert!(self.searchable());
+        let top = (1i32 << self.q_act) as i16;
+        let dot: i32 = (0..self.dim)
+            .map(|d| {
+                let h = kernel::activation(self.emb_own[own * self.dim + d], self.emb_opp[opp * self.dim + d], top);
+                h * i32::from(self.policy_w[d])
+            })
+            .sum();
+        shift_round(self.policy_b + dot, self.q_weight)
     }
 
     /// Every dot product plus its bias fits i32 for activations in [0, 2^q_act]
@@ -261,18 +340,7 @@ impl Gnn {
                 _ => None,
             });
         }
-        // 3. The mean over all points, rounded half up (non-negative, integer division).
-        let n = points.len() as i32;
-        let mean: Vec<i32> = sums.iter().map(|&s| (s + n / 2) / n).collect();
-        // 4. D -> hidden, clipped ReLU; 5. hidden -> 1.
-        let mut value = self.value2_b;
-        for j in 0..self.hidden {
-            let w = &self.value1_w[j * dim..(j + 1) * dim];
-            let z: i32 = mean.iter().zip(w).map(|(&m, &w)| m * i32::from(w)).sum();
-            let a = shift_round(self.value1_b[j] + z, self.q_weight).clamp(0, top);
-            value += a * i32::from(self.value2_w[j]);
-        }
-        Ok(Output { value: shift_round(value, self.q_weight), policy })
+        Ok(Output { value: self.value_head(&sums, points.len()), policy })
     }
 }
 
