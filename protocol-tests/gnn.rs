@@ -146,11 +146,12 @@ fn the_boards_incremental_sums_give_the_reference_value() {
     assert!(net.searchable());
     let expect = |b: &Board| {
         let logit = net.forward(&gnn_points(b)).expect("in range").value;
-        (i64::from(logit) * i64::from(VALUE_UNITS) >> net.q_act) as i32
+        ((i64::from(logit) * i64::from(VALUE_UNITS)) >> net.q_act) as i32
     };
     let mut seed = 99u64;
     let mut checked = 0;
-    for (rule, size) in [(Rule::Freestyle, 15), (Rule::Renju, 15), (Rule::Standard, 20), (Rule::CaroExact, 9)] {
+    for (rule, size) in [(Rule::Freestyle, 15), (Rule::Renju, 15), (Rule::Standard, 20), (Rule::CaroExact, 9)]
+    {
         let mut b = Board::new(size, size, rule);
         b.set_net(Some(net.clone()));
         assert_eq!(b.evaluate(), expect(&b), "{rule:?}: empty board");
@@ -161,7 +162,11 @@ fn the_boards_incremental_sums_give_the_reference_value() {
             if undo || b.stone_count() + 10 >= size * size {
                 b.undo();
                 values.pop();
-                assert_eq!(b.evaluate(), *values.last().expect("a value per ply"), "{rule:?} step {step}: undo");
+                assert_eq!(
+                    b.evaluate(),
+                    *values.last().expect("a value per ply"),
+                    "{rule:?} step {step}: undo"
+                );
             } else {
                 let mut empty = Vec::new();
                 b.for_each_empty(|p| empty.push(p));
@@ -176,7 +181,7 @@ fn the_boards_incremental_sums_give_the_reference_value() {
                         })
                     })
                     .collect();
-                let from = if near.is_empty() || (seed >> 40) % 4 == 0 { &empty } else { &near };
+                let from = if near.is_empty() || (seed >> 40).is_multiple_of(4) { &empty } else { &near };
                 b.make(from[(seed >> 20) as usize % from.len()]);
                 values.push(b.evaluate());
             }

@@ -2,11 +2,15 @@
 //! thread, a fixed hash size, and prints `Bench: <nodes> nodes <nps> nps`. The node count is the
 //! search's signature: it changes exactly when search behaviour changes.
 //!
+//! `--net FILE` (a GNN1 file), `--net builtin` or `--net classic` searches with that evaluation
+//! (the signature is the default evaluation's; this compares speeds, `nps` on the same positions).
+//!
 //! `--threads 1,2` runs the same positions with each thread count and prints the nodes per
 //! second of each and its ratio to the first (more threads are not deterministic: only the
 //! one-thread count is a signature).
 
 use crate::board::Board;
+use crate::eval::gnn::{select::Choice, Gnn};
 use crate::search::tt::Tt;
 use crate::search::{Limits, Searcher};
 use crate::types::Rule;
@@ -55,7 +59,10 @@ pub fn run(args: &[String]) -> Result<()> {
         forbid_cost(games);
         return Ok(());
     }
-    let (depth, threads) = parse_args(args)?;
+    let (depth, threads, net) = parse_args(args)?;
+    if let Some(net) = net {
+        crate::eval::gnn::select::set(net);
+    }
     let mut runs = Vec::new();
     for &n in &threads {
         let run = run_positions(depth, n, threads.len() == 1)?;
@@ -80,10 +87,11 @@ pub fn run(args: &[String]) -> Result<()> {
     Ok(())
 }
 
-/// `[depth] [--threads N[,N...]]` in any order.
-fn parse_args(args: &[String]) -> Result<(i32, Vec<usize>)> {
+/// `[depth] [--threads N[,N...]] [--net FILE|builtin|classic]` in any order.
+fn parse_args(args: &[String]) -> Result<(i32, Vec<usize>, Option<Choice>)> {
     let mut depth = DEFAULT_DEPTH;
     let mut threads = vec![1];
+    let mut net = None;
     let mut rest = args.iter();
     while let Some(a) = rest.next() {
         if a == "--threads" {
@@ -95,11 +103,24 @@ fn parse_args(args: &[String]) -> Result<(i32, Vec<usize>)> {
                     _ => bail!("thread count '{t}' is not a number from 1"),
                 })
                 .collect::<Result<_>>()?;
+        } else if a == "--net" {
+            net = Some(match rest.next().context("--net needs a GNN1 file, builtin or classic")?.as_str() {
+                "builtin" => Choice::BuiltIn,
+                "classic" => Choice::Classic,
+                path => {
+                    let bytes = std::fs::read(path).with_context(|| format!("cannot read {path}"))?;
+                    let net = Gnn::from_bytes(&bytes)?;
+                    if !net.searchable() {
+                        bail!("{path}: the search needs D = {}", crate::eval::gnn::kernel::DIM);
+                    }
+                    Choice::File(std::sync::Arc::new(net))
+                }
+            });
         } else {
             depth = a.parse().with_context(|| format!("depth '{a}' is not a number"))?;
         }
     }
-    Ok((depth, threads))
+    Ok((depth, threads, net))
 }
 
 /// Nodes and time of one pass over the positions.

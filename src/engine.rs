@@ -5,6 +5,7 @@
 //! thread sets.
 
 use crate::board::{Board, MAX_SIZE, MIN_SIZE};
+use crate::eval::gnn::{self, select::Choice, Gnn};
 use crate::rules::renju::ForbiddenPoints;
 use crate::search::smp::THREAD_MEMORY;
 use crate::search::time::{self, TimeControl};
@@ -12,8 +13,8 @@ use crate::search::tt::Tt;
 use crate::search::{Iteration, Limits, SearchResult, Searcher, MAX_DEPTH, WIN};
 use crate::types::{Color, Pos, Rule};
 use command::{
-    BoardBody, BodyFault, Command, Coord, Envelope, Info, Message, Note, PointCommand, PointFault, Progress,
-    Refusal, Reply, Score, Setting,
+    BoardBody, BodyFault, Command, Coord, Envelope, Info, Message, NetSetting, Note, PointCommand,
+    PointFault, Progress, Refusal, Reply, Score, Setting,
 };
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -347,7 +348,48 @@ impl Engine {
             Setting::Pondering(on) => settings.pondering = on,
             Setting::Strength(v) => settings.strength = v.clamp(0, 100),
             Setting::Folder(folder) => settings.folder = folder,
+            Setting::Net(net) => self.set_net(net),
         }
+    }
+
+    /// Switches the evaluation of every board from now on, and of the current one; a file
+    /// that cannot be used leaves the evaluation as it was, with a note saying why.
+    fn set_net(&mut self, net: NetSetting) {
+        let choice = match net {
+            NetSetting::Classic => Choice::Classic,
+            NetSetting::BuiltIn => Choice::BuiltIn,
+            NetSetting::File(path) => {
+                match std::fs::read(&path).map_err(|e| e.to_string()).and_then(|bytes| {
+                    let net = Gnn::from_bytes(&bytes).map_err(|e| e.to_string())?;
+                    match net.searchable() {
+                        true => Ok(net),
+                        false => Err(format!("D = {} (the search needs {})", net.dim, gnn::kernel::DIM)),
+                    }
+                }) {
+                    Ok(net) => Choice::File(Arc::new(net)),
+                    Err(why) => {
+                        self.notes
+                            .push(Note::Net(format!("INFO net_file {path}: {why}; evaluation unchanged")));
+                        return;
+                    }
+                }
+            }
+        };
+        gnn::select::set(choice);
+        let net = gnn::select::net_for(self.rule, self.board.width(), self.board.height());
+        let what = match &net {
+            Some(n) => format!("net evaluation (D = {}, {} hidden)", n.dim, n.hidden),
+            None => "classic evaluation".to_string(),
+        };
+        self.notes.push(Note::Net(format!(
+            "{what} for {:?} {}x{}",
+            self.rule,
+            self.board.width(),
+            self.board.height()
+        )));
+        self.board.set_net(net);
+        // Table scores are another evaluation's.
+        self.tt = None;
     }
 
     fn set_rule(&mut self, rule: Rule) {

@@ -123,7 +123,7 @@ def evaluate(model: MixNet, data: dict, index: dict, batch: int, device: torch.d
 
 def train(data: records.Dataset, *, epochs: int = 10, batch: int = 256, lr: float = 3e-3,
           held_out: float = 0.1, seed: int = 1, value_scale: float = 600.0, value_mix: float = 0.5,
-          policy_weight: float = 1.0, dim: int = DIM, hidden: int = HIDDEN, log=print) -> tuple[MixNet, list]:
+          policy_weight: float = 0.1, dim: int = DIM, hidden: int = HIDDEN, log=print) -> tuple[MixNet, list]:
     """Fit a MixNet; returns it and one (epoch, train means, held-out means) row per epoch."""
     torch.manual_seed(seed)
     rng = np.random.default_rng(seed)
@@ -192,6 +192,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--value-scale", type=float, default=600.0,
                     help="engine score of sigmoid 0.73 (search values become sigmoid(value/scale))")
     ap.add_argument("--value-mix", type=float, default=0.5, help="weight of the search value against the result")
+    ap.add_argument("--policy-weight", type=float, default=0.1,
+                    help="weight of the policy loss against the value loss (the two share the tables; "
+                         "at 1 the policy's larger gradients keep the value head from learning)")
     ap.add_argument("--dim", type=int, default=DIM)
     ap.add_argument("--hidden", type=int, default=HIDDEN)
     ap.add_argument("--threads", type=int, default=0, help="torch CPU threads (0: torch's default)")
@@ -211,7 +214,7 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     model, _ = train(data, epochs=args.epochs, batch=args.batch, lr=args.lr, held_out=args.held_out,
                      seed=args.seed, value_scale=args.value_scale, value_mix=args.value_mix,
-                     dim=args.dim, hidden=args.hidden)
+                     policy_weight=args.policy_weight, dim=args.dim, hidden=args.hidden)
     net, clipped = gnn.quantize(model.float_params())
     gnn.write(args.out, net)
     dv, dp = compare(model, net, data)

@@ -18,8 +18,8 @@ use crate::eval::net::{self, NET_HIDDEN};
 use crate::eval::{params, point_tables, Class, Forbid, PatKey, PointEval, PointTables, CLASS_COUNT};
 use crate::pattern::{self, cell, slot, LineRule, BLACK, EMPTY, HALF, WALL, WHITE};
 use crate::types::{Color, End, Pos, Rule};
-pub use zobrist::splitmix64;
 use std::sync::Arc;
+pub use zobrist::splitmix64;
 
 /// Largest supported board side.
 pub const MAX_SIZE: usize = 32;
@@ -764,7 +764,7 @@ impl Board {
     pub fn evaluate(&self) -> i32 {
         if let Some(net) = &self.gnn {
             let logit = net.value(&self.gnn_sums[self.side as usize], self.width * self.height);
-            return (logit as i64 * gnn::VALUE_UNITS as i64 >> net.q_act) as i32;
+            return ((logit as i64 * gnn::VALUE_UNITS as i64) >> net.q_act) as i32;
         }
         let own = self.totals[self.side as usize][0];
         let opp = self.totals[self.side.opp() as usize][1];

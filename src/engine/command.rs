@@ -141,6 +141,16 @@ pub enum Setting {
     /// `strength`: the level, 100 = full.
     Strength(i64),
     Folder(String),
+    /// `net` / `net_file`: which evaluation boards use.
+    Net(NetSetting),
+}
+
+/// The evaluation asked for by `INFO net` (0 classic, 1 built-in) or `INFO net_file PATH`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum NetSetting {
+    Classic,
+    BuiltIn,
+    File(String),
 }
 
 /// An answer, as a type; `crate::protocol::reply` writes each as its line.
@@ -289,4 +299,6 @@ pub enum Note {
     TableShrunk { wanted: usize, got: usize },
     /// A `YXBOARD` body that set no position.
     Position(BodyFault),
+    /// What `INFO net` / `net_file` did, or why it kept the evaluation it had.
+    Net(String),
 }

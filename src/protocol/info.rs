@@ -4,7 +4,7 @@
 //! silently; a value it cannot read becomes a note for the user, sent before the next move.
 
 use super::{parse_int, printable};
-use crate::engine::command::{Info, Setting};
+use crate::engine::command::{Info, NetSetting, Setting};
 use crate::types::Rule;
 
 /// Reads the setting of one `INFO` line (`key` in lower case, `value` trimmed).
@@ -37,6 +37,13 @@ pub fn read(key: &str, value: &str) -> Info {
         "pondering" => number().map(|v| Setting::Pondering(v != 0)).map_err(|_| "needs 0 or 1"),
         "strength" => number().map(Setting::Strength).map_err(|_| "needs 0 to 100"),
         "folder" => Ok(Setting::Folder(value.to_string())),
+        "net" => match number() {
+            Ok(0) => Ok(Setting::Net(NetSetting::Classic)),
+            Ok(1) => Ok(Setting::Net(NetSetting::BuiltIn)),
+            _ => Err("needs 0 (classic evaluation) or 1 (built-in nets)"),
+        },
+        "net_file" if !value.is_empty() => Ok(Setting::Net(NetSetting::File(value.to_string()))),
+        "net_file" => Err("needs the path of a GNN1 file"),
         // `evaluate` is a debugging aid of Piskvork's; unknown keys are ignored silently.
         _ => return Info::Ignored,
     };

@@ -187,6 +187,7 @@ impl Display for Note {
                 write!(f, "hash table of {wanted} bytes not available, using {got} bytes")
             }
             Note::Position(fault) => write!(f, "{fault}"),
+            Note::Net(text) => f.write_str(text),
         }
     }
 }

@@ -50,8 +50,8 @@ pub fn activation(own: i16, opp: i16, top: i16) -> i32 {
 }
 
 fn replace_scalar(sums: &mut Sums, add: (&[i16], &[i16]), sub: (&[i16], &[i16]), top: i16) {
-    for d in 0..DIM {
-        sums[d] += activation(add.0[d], add.1[d], top) - activation(sub.0[d], sub.1[d], top);
+    for (d, sum) in sums.iter_mut().enumerate() {
+        *sum += activation(add.0[d], add.1[d], top) - activation(sub.0[d], sub.1[d], top);
     }
 }
 

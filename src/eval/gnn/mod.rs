@@ -252,8 +252,8 @@ impl Gnn {
     /// `sums += h(rows)` for one point (a board's rebuild).
     pub fn add_point(&self, sums: &mut Sums, (own, opp): (usize, usize)) {
         let top = (1i32 << self.q_act) as i16;
-        for d in 0..DIM {
-            sums[d] += kernel::activation(self.emb_own[own * DIM + d], self.emb_opp[opp * DIM + d], top);
+        for (d, sum) in sums.iter_mut().enumerate() {
+            *sum += kernel::activation(self.emb_own[own * DIM + d], self.emb_opp[opp * DIM + d], top);
         }
     }
 
@@ -268,7 +268,11 @@ impl Gnn {
         let top = (1i32 << self.q_act) as i16;
         let dot: i32 = (0..self.dim)
             .map(|d| {
-                let h = kernel::activation(self.emb_own[own * self.dim + d], self.emb_opp[opp * self.dim + d], top);
+                let h = kernel::activation(
+                    self.emb_own[own * self.dim + d],
+                    self.emb_opp[opp * self.dim + d],
+                    top,
+                );
                 h * i32::from(self.policy_w[d])
             })
             .sum();
