@@ -123,7 +123,8 @@ def evaluate(model: MixNet, data: dict, index: dict, batch: int, device: torch.d
 
 def train(data: records.Dataset, *, epochs: int = 10, batch: int = 256, lr: float = 3e-3,
           held_out: float = 0.1, seed: int = 1, value_scale: float = 600.0, value_mix: float = 0.5,
-          policy_weight: float = 0.1, dim: int = DIM, hidden: int = HIDDEN, log=print) -> tuple[MixNet, list]:
+          policy_weight: float = 0.1, skip_proved: bool = False, dim: int = DIM, hidden: int = HIDDEN,
+          log=print) -> tuple[MixNet, list]:
     """Fit a MixNet; returns it and one (epoch, train means, held-out means) row per epoch."""
     torch.manual_seed(seed)
     rng = np.random.default_rng(seed)
@@ -131,6 +132,13 @@ def train(data: records.Dataset, *, epochs: int = 10, batch: int = 256, lr: floa
     model = MixNet(data.shape_count, dim, hidden).to(device)
     opt = torch.optim.Adam(model.parameters(), lr=lr)
     train_idx, held_idx = split(data, held_out, seed)
+    if skip_proved:
+        # Positions the search proved won or lost are the threat solvers' business, and in
+        # self-play at small node counts they are the larger share: left in, the value head
+        # learns who has a forced win instead of how quiet positions compare.
+        for index in (train_idx, held_idx):
+            for key, idx in index.items():
+                index[key] = idx[(data.groups[key].records["flags"][idx] & records.FLAG_MATE) == 0]
     prepared = parts(data, value_scale, value_mix)
     n_train = sum(map(len, train_idx.values()))
     n_held = sum(map(len, held_idx.values()))
@@ -195,6 +203,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--policy-weight", type=float, default=0.1,
                     help="weight of the policy loss against the value loss (the two share the tables; "
                          "at 1 the policy's larger gradients keep the value head from learning)")
+    ap.add_argument("--skip-proved", action="store_true",
+                    help="leave out positions whose search value is a proved win or loss")
     ap.add_argument("--dim", type=int, default=DIM)
     ap.add_argument("--hidden", type=int, default=HIDDEN)
     ap.add_argument("--threads", type=int, default=0, help="torch CPU threads (0: torch's default)")
@@ -214,7 +224,7 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     model, _ = train(data, epochs=args.epochs, batch=args.batch, lr=args.lr, held_out=args.held_out,
                      seed=args.seed, value_scale=args.value_scale, value_mix=args.value_mix,
-                     policy_weight=args.policy_weight, dim=args.dim, hidden=args.hidden)
+                     policy_weight=args.policy_weight, skip_proved=args.skip_proved, dim=args.dim, hidden=args.hidden)
     net, clipped = gnn.quantize(model.float_params())
     gnn.write(args.out, net)
     dv, dp = compare(model, net, data)
