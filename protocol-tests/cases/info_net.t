@@ -16,3 +16,11 @@
 > TURN 8,8
 < MESSAGE classic evaluation for Freestyle 15x15
 < {move}
+> INFO net 1
+> TURN 10,10
+< MESSAGE net evaluation (D = 32, 32 hidden) for Freestyle 15x15
+< {move}
+> INFO net_file src/eval/nets/renju15.gnn1
+> TURN 4,10
+< MESSAGE net evaluation (D = 32, 32 hidden) for Freestyle 15x15
+< {move}

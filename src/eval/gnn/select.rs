@@ -48,8 +48,17 @@ struct BuiltIn {
     bytes: &'static [u8],
 }
 
-/// The nets in the binary (`src/eval/nets/`, see its README for how each was trained).
-const BUILT_IN: &[BuiltIn] = &[];
+/// The nets in the binary (`src/eval/nets/`, see its README for how each was trained). The
+/// line patterns they read already follow each rule's five (standard's and caro's blocked or
+/// exact fives), so the freestyle net serves those rules too; renju's black has its own shapes.
+const BUILT_IN: &[BuiltIn] = &[
+    BuiltIn {
+        rules: &[Rule::Freestyle, Rule::Standard, Rule::CaroOverline, Rule::CaroExact],
+        size: 15,
+        bytes: include_bytes!("../nets/freestyle15.gnn1"),
+    },
+    BuiltIn { rules: &[Rule::Renju], size: 15, bytes: include_bytes!("../nets/renju15.gnn1") },
+];
 
 /// The built-in net for `rule` whose size is nearest this board's (ties: the larger), if the
 /// rule has one.
@@ -80,6 +89,19 @@ mod tests {
             let net = Gnn::from_bytes(n.bytes).expect("reads");
             assert!(net.searchable());
             assert_eq!(net.shape_count, crate::eval::SHAPE_COUNT);
+        }
+    }
+
+    #[test]
+    fn every_rule_and_size_has_the_nearest_built_in_net() {
+        use Rule::*;
+        for rule in [Freestyle, Standard, Renju, CaroOverline, CaroExact] {
+            for size in [5, 15, 20, 32] {
+                let net = built_in(rule, size, size).expect("a net for every rule");
+                let want = if rule == Renju { 1 } else { 0 };
+                let bytes = BUILT_IN[want].bytes;
+                assert_eq!(*net, Gnn::from_bytes(bytes).expect("reads"), "{rule:?} {size}");
+            }
         }
     }
 }
