@@ -36,7 +36,7 @@ class TrainTest(unittest.TestCase):
         cls.data_path = cls.dir / "syn.grn1"
         synthetic(cls.data_path)
         cls.data = records.read([cls.data_path])
-        cls.model, cls.history = train.train(cls.data, epochs=4, batch=64, lr=1e-2, dim=16, hidden=16,
+        cls.model, cls.history = train.train(cls.data, epochs=4, batch=64, lr=1e-2, dim=16, hidden=16, policy_weight=1.0,
                                              held_out=0.2, seed=2, log=quiet)
 
     @classmethod
