@@ -526,7 +526,8 @@ def write_report(c: Config, done: dict[str, dict], todo: list[Pairing]) -> tuple
 
 def run(c: Config) -> int:
     """Plays every pairing not finished yet, writing the table and chart after each; returns the
-    exit status (0 done, 1 a pairing could not be played, 130 interrupted)."""
+    exit status: 0 done, 1 a pairing could not be played or had forfeits or over-limit replies
+    (as match.py: the RESULT line says which), 130 interrupted."""
     todo = pairings(c)
     if not todo:
         out("gauntlet: no opponent plays any of the chosen leagues")
@@ -552,7 +553,23 @@ def run(c: Config) -> int:
     md, svg = write_report(c, done, todo)
     out(md.read_text())
     out(f"gauntlet: wrote {md} and {svg}")
-    return status
+    rows = [row_of(p.league.key, p.opponent.name, c.name, done[p.stem]) for p in todo if p.stem in done]
+    bad = problems(c, rows) + [f"{p.league.key} vs {p.opponent.name} not played" for p in todo
+                               if p.stem not in done]
+    out("RESULT: " + ("OK" if not bad else "FAIL (" + "; ".join(bad) + ")"))
+    return status or (1 if bad else 0)
+
+
+def problems(c: Config, rows: list[Row]) -> list[str]:
+    """What match.py would fail a match for, per pairing and side: forfeits (time, crash, illegal
+    or forbidden move, failed start) and replies later than the per-move limit."""
+    bad = []
+    for r in rows:
+        for what, counts in (("forfeits", r.forfeits), ("over-limit replies", r.over_limit)):
+            who = [f"{name} {n}" for name, n in zip((c.name, r.opponent), counts) if n]
+            if who:
+                bad.append(f"{r.league} vs {r.opponent}: {what}: {', '.join(who)}")
+    return bad
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -115,6 +115,13 @@ class ScoreTest(unittest.TestCase):
         self.assertEqual(r.illegal, (2, 0))
         self.assertEqual(r.over_limit, (2, 5))
 
+    def test_problems_name_the_pairing_and_the_side(self):
+        c = config()
+        rows = [gt.Row("standard15", "rapfi", 3, 3, 0, over_limit=(1, 0)),
+                gt.Row("renju15", "rapfi", 3, 3, 0, forfeits=(0, 2)), gt.Row("caro15", "rapfi", 3, 3, 0)]
+        self.assertEqual(gt.problems(c, rows), ["standard15 vs rapfi: over-limit replies: gorin 1",
+                                                "renju15 vs rapfi: forfeits: rapfi 2"])
+
     def test_markdown_table(self):
         c = config("--games", "80", "--turn-ms", "1000", "--match-ms", "180000")
         rows = [gt.Row("freestyle15", "rapfi", 28, 49, 3, time_losses=(1, 0))]
