@@ -8,6 +8,7 @@ optional, imported only for `--ray`).
 - `referee`: board, wins per rule, renju forbidden moves, openings, SGF/PSQ records.
 - `brainkit`: the protocol loop of the baseline brains (greedy.py, random_brain.py, the tests' fakes).
 - `matchplay`: a match between two brains (match.py; gen_games.py, selfplay.py and soak.py reuse it).
+- `gauntlet`: each Gomocup league against a list of opponents; table and SVG chart (gauntlet.py).
 - `gamegen`: self-play data on top of matchplay (gen_games.py; make_data.py reuses it).
 - `dispatch`: where a run's tasks execute (local threads or a Ray cluster) and the one driver
   loop over them, which runs a task again when its worker is lost (matchplay, gendata).

@@ -172,6 +172,10 @@ def make_config(argv: list[str], command: str = "") -> Config:
     info = [(str(k), str(v)) for k, v in info]
     if a.info:
         info = list(a.info)
+    for key in ("games", "turn_ms", "match_ms", "tolerance_ms", "send_delay_ms", "jobs", "seed"):
+        v = values.get(key)
+        if v is not None and (not isinstance(v, int) or isinstance(v, bool)):
+            raise ConfigError(f"{key}: expected a whole number, got {v!r}")
     c = Config(**values, opponents=opponents, info=info, command=command)
     c.leagues = [lg.strip() for lg in c.leagues if lg.strip()]
     unknown = [lg for lg in c.leagues if lg not in LEAGUES]

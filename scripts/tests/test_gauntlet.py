@@ -63,6 +63,9 @@ class ConfigTest(unittest.TestCase):
             self.assertIn("--match-ms", argv)
             self.assertEqual(argv[argv.index("--rule") + 1], "4")
             self.assertTrue(argv[argv.index("--openings") + 1].endswith("renju_26_openings.txt"))
+            path.write_text(json.dumps({"games": "40", "opponents": ["x=./y"]}))
+            with self.assertRaisesRegex(gt.ConfigError, "games: expected a whole number"):
+                gt.make_config(["--config", str(path)])
             path.write_text(json.dumps({"gmaes": 4, "opponents": ["x=./y"]}))
             with self.assertRaisesRegex(gt.ConfigError, "unknown keys gmaes"):
                 gt.make_config(["--config", str(path)])
