@@ -94,7 +94,7 @@ fn the_fixtures_net_truncated_is_an_error() {
 /// A GNN1 file the search can use (D = 32, the engine's shape count) with pseudo-random
 /// weights from `seed`: embeddings over the whole i16 range the trainer allows, so that both
 /// clamps of the activation and the i16 saturation of the fast kernel are exercised.
-fn random_searchable_net(seed: u64) -> Vec<u8> {
+fn random_searchable_net(seed: u64, flags: u8) -> Vec<u8> {
     let (s, d, h) = (gorin::eval::SHAPE_COUNT as u32, 32u16, 8u16);
     let mut state = seed;
     let mut next = move |range: i64| {
@@ -126,7 +126,7 @@ fn random_searchable_net(seed: u64) -> Vec<u8> {
     for x in [h, 1] {
         out.extend_from_slice(&x.to_le_bytes());
     }
-    out.extend_from_slice(&[10, 10, 0, 0]);
+    out.extend_from_slice(&[10, 10, flags, 0]);
     out.extend_from_slice(&(payload.len() as u32).to_le_bytes());
     out.extend(payload);
     out
@@ -142,7 +142,7 @@ fn the_boards_incremental_sums_give_the_reference_value() {
     use gorin::eval::gnn::VALUE_UNITS;
     use gorin::types::Rule;
     use std::sync::Arc;
-    let net = Arc::new(Gnn::from_bytes(&random_searchable_net(5)).expect("reads"));
+    let net = Arc::new(Gnn::from_bytes(&random_searchable_net(5, 0)).expect("reads"));
     assert!(net.searchable());
     let expect = |b: &Board| {
         let logit = net.forward(&gnn_points(b)).expect("in range").value;
@@ -190,4 +190,32 @@ fn the_boards_incremental_sums_give_the_reference_value() {
         }
     }
     assert!(checked >= 1600);
+}
+
+/// A residual net (header flag 1) adds its value to the classic evaluation: after every move of
+/// a walk, the board's value is the classic board's plus the reference net value in units.
+#[test]
+fn a_residual_net_corrects_the_classic_evaluation() {
+    use gorin::board::Board;
+    use gorin::datagen::gnn_points;
+    use gorin::eval::gnn::VALUE_UNITS;
+    use gorin::types::Rule;
+    use std::sync::Arc;
+    let net = Arc::new(Gnn::from_bytes(&random_searchable_net(8, 1)).expect("reads"));
+    assert!(net.residual);
+    let mut b = Board::new(15, 15, Rule::Freestyle);
+    b.set_net(Some(net.clone()));
+    let mut classic = Board::new(15, 15, Rule::Freestyle);
+    classic.set_net(None);
+    let mut moved = false;
+    for (x, y) in [(7, 7), (8, 8), (7, 8), (9, 9), (7, 9), (6, 6), (10, 10), (5, 5)] {
+        let p = b.pos(x, y).expect("on board");
+        b.make(p);
+        classic.make(p);
+        let logit = net.forward(&gnn_points(&b)).expect("in range").value;
+        let correction = ((i64::from(logit) * i64::from(VALUE_UNITS)) >> net.q_act) as i32;
+        assert_eq!(b.evaluate(), classic.evaluate() + correction, "after {x},{y}");
+        moved |= correction != 0;
+    }
+    assert!(moved, "the correction was zero throughout");
 }

@@ -283,6 +283,55 @@ pub fn read_records(bytes: &[u8]) -> Result<(u16, Vec<Record>)> {
     Ok((shape_count, records))
 }
 
+/// The classic static evaluation of every record's position, for the side to move, in order:
+/// what a residual net (`scripts/train`, `--residual`) learns to correct. Written by
+/// `pbrain-gorin static-eval IN.grn1 OUT` as `GSE1`, `u32` count, then one `i16` per record
+/// (little-endian; clamped to the i16 range).
+pub fn static_evals(records: &[Record]) -> Result<Vec<i16>> {
+    records
+        .iter()
+        .enumerate()
+        .map(|(i, r)| {
+            let rule = RULES
+                .into_iter()
+                .find(|x| x.info_value() as u8 == r.rule)
+                .with_context(|| format!("record {i}: rule {} unknown", r.rule))?;
+            if !(MIN_SIZE..=MAX_SIZE).contains(&r.width) || !(MIN_SIZE..=MAX_SIZE).contains(&r.height) {
+                bail!("record {i}: a {}x{} board", r.width, r.height);
+            }
+            let mut b = Board::new(r.width, r.height, rule);
+            b.set_net(None);
+            for (at, &c) in r.cells.iter().enumerate() {
+                if c != 0 {
+                    let p = b.pos((at % r.width) as i64, (at / r.width) as i64).context("on the board")?;
+                    b.place(p, if c == 1 { Color::Black } else { Color::White });
+                }
+            }
+            b.set_side_to_move(if r.to_move == 1 { Color::Black } else { Color::White });
+            Ok(b.evaluate().clamp(i16::MIN as i32, i16::MAX as i32) as i16)
+        })
+        .collect()
+}
+
+/// `pbrain-gorin static-eval IN.grn1 OUT`: `static_evals` of a GRN1 file.
+pub fn run_static(args: &[String]) -> Result<()> {
+    let [input, out] = args else { bail!("usage: pbrain-gorin static-eval IN.grn1 OUT") };
+    let bytes = std::fs::read(input).with_context(|| format!("cannot read '{input}'"))?;
+    let (_, records) = read_records(&bytes)?;
+    let values = static_evals(&records)?;
+    let mut data = b"GSE1".to_vec();
+    data.extend_from_slice(&(values.len() as u32).to_le_bytes());
+    for v in &values {
+        data.extend_from_slice(&v.to_le_bytes());
+    }
+    // Whole or nothing: a half-written file would misalign every later value.
+    let tmp = format!("{out}.partial");
+    std::fs::write(&tmp, &data).with_context(|| format!("cannot write '{tmp}'"))?;
+    std::fs::rename(&tmp, out).with_context(|| format!("cannot rename '{tmp}' to '{out}'"))?;
+    eprintln!("static-eval: {} records, {out}", values.len());
+    Ok(())
+}
+
 /// Plays the games and writes the header and their records to `out`.
 pub fn generate(o: &Options, out: &mut impl Write) -> Result<Summary> {
     let mut header = Vec::with_capacity(8);

@@ -17,11 +17,15 @@ MAX_Q = 20  # largest q_act / q_weight either reader accepts (src/eval/gnn.rs: M
 HEADER = np.dtype([
     ("magic", "S4"), ("version", "<u2"), ("dim", "<u2"), ("shape_count", "<u4"),
     ("hidden", "<u2"), ("outputs", "<u2"), ("q_act", "u1"), ("q_weight", "u1"),
-    ("reserved", "<u2"), ("payload", "<u4"),
+    ("flags", "<u2"), ("payload", "<u4"),
 ])
 assert HEADER.itemsize == 24
 # Fixed power-of-two scales: an activation or embedding of 1.0 is 2**Q_ACT, a weight of 1.0 is
 # 2**Q_WEIGHT, a bias of 1.0 is 2**(Q_ACT + Q_WEIGHT).
+# Header flags: bit 0, the value is a correction added to the engine's classic evaluation
+# (trained with --residual on `pbrain-gorin static-eval` output); no other bit may be set.
+FLAG_RESIDUAL = 1
+FLAGS_KNOWN = FLAG_RESIDUAL
 Q_ACT = 10
 Q_WEIGHT = 10
 I16 = (-32768, 32767)
@@ -51,6 +55,7 @@ class QuantNet:
     q_act: int
     q_weight: int
     arrays: dict[str, np.ndarray]  # ARRAYS' names -> int16 / int32 arrays
+    flags: int = 0
 
     def __getattr__(self, name: str) -> np.ndarray:
         try:
@@ -59,7 +64,8 @@ class QuantNet:
             raise AttributeError(name) from None
 
 
-def quantize(params: dict[str, np.ndarray], q_act: int = Q_ACT, q_weight: int = Q_WEIGHT) -> tuple[QuantNet, int]:
+def quantize(params: dict[str, np.ndarray], q_act: int = Q_ACT, q_weight: int = Q_WEIGHT,
+             flags: int = 0) -> tuple[QuantNet, int]:
     """Round float weights to GNN1 integers (round half to even, then clip to the type).
 
     Returns the net and how many numbers were clipped. Fails when an i32 accumulator could
@@ -78,7 +84,7 @@ def quantize(params: dict[str, np.ndarray], q_act: int = Q_ACT, q_weight: int = 
         info = np.iinfo(np.dtype(kind))
         clipped += int(((q < info.min) | (q > info.max)).sum())
         arrays[name] = np.clip(q, info.min, info.max).astype(np.dtype(kind).newbyteorder("="))
-    net = QuantNet(rows - 2, dim, hidden, q_act, q_weight, arrays)
+    net = QuantNet(rows - 2, dim, hidden, q_act, q_weight, arrays, flags)
     check_bounds(net)
     return net, clipped
 
@@ -97,7 +103,7 @@ def check_bounds(net: QuantNet) -> None:
 def write(path: str | Path, net: QuantNet) -> None:
     payload = b"".join(np.ascontiguousarray(net.arrays[name], kind).tobytes() for name, kind, _ in ARRAYS)
     header = np.array([(MAGIC, VERSION, net.dim, net.shape_count, net.hidden, 1, net.q_act,
-                        net.q_weight, 0, len(payload))], HEADER)
+                        net.q_weight, net.flags, len(payload))], HEADER)
     Path(path).write_bytes(header.tobytes() + payload)
 
 
@@ -110,8 +116,8 @@ def read(path: str | Path) -> QuantNet:
         raise GnnError(f"{path}: bad magic {bytes(h['magic'])!r} (expected {MAGIC!r})")
     if h["version"] != VERSION:
         raise GnnError(f"{path}: version {h['version']} (this reader knows {VERSION})")
-    if h["outputs"] != 1 or h["reserved"] != 0:
-        raise GnnError(f"{path}: outputs {h['outputs']} / reserved {h['reserved']} (expected 1 / 0)")
+    if h["outputs"] != 1 or int(h["flags"]) & ~FLAGS_KNOWN:
+        raise GnnError(f"{path}: outputs {h['outputs']} / flags {h['flags']} (expected 1 / {FLAGS_KNOWN} at most)")
     if not (0 <= h["q_act"] <= MAX_Q and 1 <= h["q_weight"] <= MAX_Q):
         # The engine's reader (src/eval/gnn.rs) refuses these too: beyond them a point sum could
         # leave i32 on a 32x32 board, and q_weight 0 has no rounding half.
@@ -129,6 +135,6 @@ def read(path: str | Path) -> QuantNet:
     if offset != len(data) or h["payload"] != offset - HEADER.itemsize:
         raise GnnError(f"{path}: {len(data)} bytes, header says {HEADER.itemsize + int(h['payload'])}, "
                        f"the arrays need {offset}")
-    net = QuantNet(s, d, hid, int(h["q_act"]), int(h["q_weight"]), arrays)
+    net = QuantNet(s, d, hid, int(h["q_act"]), int(h["q_weight"]), arrays, int(h["flags"]))
     check_bounds(net)
     return net

@@ -50,6 +50,7 @@ class Group:
     height: int
     records: np.ndarray  # structured, record_dtype(width, height)
     game: np.ndarray  # int64, one per record
+    static: np.ndarray | None = None  # int16, the engine's classic evaluation per record (read_static)
 
     def __len__(self) -> int:
         return len(self.records)
@@ -113,10 +114,32 @@ def _check(path: Path, recs: np.ndarray, offsets: np.ndarray, shape_count: int) 
             raise RecordError(f"{path}: record at offset {int(offsets[i])}: {what}")
 
 
-def read(paths: list[str | Path]) -> Dataset:
-    """All records of `paths`, grouped by board size; every file must have the same shape_count."""
+STATIC_MAGIC = b"GSE1"
+
+
+def static_path(path: str | Path) -> Path:
+    """Where `pbrain-gorin static-eval` output for a GRN1 file is looked for: the same name, .gse1."""
+    return Path(path).with_suffix(".gse1")
+
+
+def read_static(path: str | Path, count: int) -> np.ndarray:
+    """The classic evaluations of a GRN1 file's `count` records (`pbrain-gorin static-eval`):
+    `GSE1`, u32 count, then an i16 per record."""
+    path = Path(path)
+    data = path.read_bytes()
+    if len(data) < 8 or data[:4] != STATIC_MAGIC:
+        raise RecordError(f"{path}: not a GSE1 file")
+    n = int(np.frombuffer(data, "<u4", 1, 4)[0])
+    if n != count or len(data) != 8 + 2 * n:
+        raise RecordError(f"{path}: {n} values in {len(data)} bytes for {count} records")
+    return np.frombuffer(data, "<i2", n, 8).copy()
+
+
+def read(paths: list[str | Path], with_static: bool = False) -> Dataset:
+    """All records of `paths`, grouped by board size; every file must have the same shape_count.
+    `with_static`: also each file's classic evaluations (`static_path`), into `Group.static`."""
     shape_count = None
-    parts: dict[tuple[int, int], list[tuple[np.ndarray, np.ndarray]]] = {}
+    parts: dict[tuple[int, int], list[tuple[np.ndarray, np.ndarray, np.ndarray | None]]] = {}
     games = 0
     for path in map(Path, paths):
         data = path.read_bytes()
@@ -136,6 +159,7 @@ def read(paths: list[str | Path]) -> Dataset:
         game = games + np.cumsum(new_game) - 1
         games = int(game[-1]) + 1
         buf = np.frombuffer(data, np.uint8)
+        static = read_static(static_path(path), len(spans)) if with_static else None
         for key in np.unique(sizes):
             width, height = int(key) // 256, int(key) % 256
             pick = sizes == key
@@ -143,11 +167,13 @@ def read(paths: list[str | Path]) -> Dataset:
             rows = buf[offsets[pick, None] + np.arange(dtype.itemsize)]
             recs = rows.view(dtype).reshape(-1)
             _check(path, recs, offsets[pick], count)
-            parts.setdefault((width, height), []).append((recs, game[pick]))
+            parts.setdefault((width, height), []).append(
+                (recs, game[pick], None if static is None else static[pick]))
     if shape_count is None:
         raise RecordError("no GRN1 files given")
     groups = {
-        (w, h): Group(w, h, np.concatenate([p[0] for p in ps]), np.concatenate([p[1] for p in ps]))
+        (w, h): Group(w, h, np.concatenate([p[0] for p in ps]), np.concatenate([p[1] for p in ps]),
+                      np.concatenate([p[2] for p in ps]) if with_static else None)
         for (w, h), ps in sorted(parts.items())
     }
     return Dataset(shape_count, groups, games)

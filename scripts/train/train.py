@@ -30,6 +30,7 @@ class Part:
     move: np.ndarray
     target: np.ndarray  # value target in [0, 1]
     use_policy: np.ndarray  # bool: not an exploration move
+    base: np.ndarray  # float32 logit the net's value is added to: the classic evaluation, or 0
 
 
 @dataclass
@@ -73,14 +74,19 @@ def split(data: records.Dataset, held_out: float, seed: int) -> tuple[dict, dict
     return train, held
 
 
-def parts(data: records.Dataset, value_scale: float, value_mix: float) -> dict[tuple[int, int], Part]:
+def parts(data: records.Dataset, value_scale: float, value_mix: float,
+          residual: bool = False) -> dict[tuple[int, int], Part]:
     out = {}
     for key, group in data.groups.items():
         own, opp, empty = records.inputs(group.records, data.shape_count)
         recs = group.records
+        if residual and group.static is None:
+            raise ValueError("--residual needs the classic evaluations (pbrain-gorin static-eval)")
+        base = (group.static.astype(np.float32) / value_scale if residual
+                else np.zeros(len(recs), np.float32))
         out[key] = Part(own.astype(np.int32), opp.astype(np.int32), empty, recs["move"].astype(np.int64),
                         value_target(recs, value_scale, value_mix),
-                        (recs["flags"] & records.FLAG_EXPLORATION) == 0)
+                        (recs["flags"] & records.FLAG_EXPLORATION) == 0, base)
     return out
 
 
@@ -99,6 +105,7 @@ def losses(model: MixNet, part: Part, idx: np.ndarray, device: torch.device):
     """(value loss sum, policy loss sum, correct top-1, policy positions) over one batch."""
     t = lambda a: torch.as_tensor(a[idx]).to(device)  # noqa: E731
     value, policy = model(t(part.own).long(), t(part.opp).long(), t(part.empty))
+    value = value + t(part.base)
     value_loss = F.binary_cross_entropy_with_logits(value, t(part.target), reduction="sum")
     use = t(part.use_policy)
     if use.any():
@@ -123,13 +130,18 @@ def evaluate(model: MixNet, data: dict, index: dict, batch: int, device: torch.d
 
 def train(data: records.Dataset, *, epochs: int = 10, batch: int = 256, lr: float = 3e-3,
           held_out: float = 0.1, seed: int = 1, value_scale: float = 600.0, value_mix: float = 0.5,
-          policy_weight: float = 0.1, skip_proved: bool = False, dim: int = DIM, hidden: int = HIDDEN,
+          policy_weight: float = 0.1, skip_proved: bool = False, residual: bool = False, dim: int = DIM, hidden: int = HIDDEN,
           log=print) -> tuple[MixNet, list]:
     """Fit a MixNet; returns it and one (epoch, train means, held-out means) row per epoch."""
     torch.manual_seed(seed)
     rng = np.random.default_rng(seed)
     device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
     model = MixNet(data.shape_count, dim, hidden).to(device)
+    if residual:
+        # A correction starts at none: the classic evaluation alone.
+        with torch.no_grad():
+            model.value2.weight.zero_()
+            model.value2.bias.zero_()
     opt = torch.optim.Adam(model.parameters(), lr=lr)
     train_idx, held_idx = split(data, held_out, seed)
     if skip_proved:
@@ -139,7 +151,7 @@ def train(data: records.Dataset, *, epochs: int = 10, batch: int = 256, lr: floa
         for index in (train_idx, held_idx):
             for key, idx in index.items():
                 index[key] = idx[(data.groups[key].records["flags"][idx] & records.FLAG_MATE) == 0]
-    prepared = parts(data, value_scale, value_mix)
+    prepared = parts(data, value_scale, value_mix, residual)
     n_train = sum(map(len, train_idx.values()))
     n_held = sum(map(len, held_idx.values()))
     log(f"{len(data)} positions in {data.games} games, sizes {sorted(data.groups)}; "
@@ -205,6 +217,9 @@ def main(argv: list[str] | None = None) -> int:
                          "at 1 the policy's larger gradients keep the value head from learning)")
     ap.add_argument("--skip-proved", action="store_true",
                     help="leave out positions whose search value is a proved win or loss")
+    ap.add_argument("--residual", action="store_true",
+                    help="learn a correction to the engine's classic evaluation, read from each data "
+                         "file's .gse1 beside it (pbrain-gorin static-eval DATA.grn1 DATA.gse1)")
     ap.add_argument("--dim", type=int, default=DIM)
     ap.add_argument("--hidden", type=int, default=HIDDEN)
     ap.add_argument("--threads", type=int, default=0, help="torch CPU threads (0: torch's default)")
@@ -215,7 +230,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.threads:
         torch.set_num_threads(args.threads)
     try:
-        data = records.read(args.data)
+        data = records.read(args.data, with_static=args.residual)
     except (records.RecordError, OSError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 1
@@ -224,8 +239,9 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     model, _ = train(data, epochs=args.epochs, batch=args.batch, lr=args.lr, held_out=args.held_out,
                      seed=args.seed, value_scale=args.value_scale, value_mix=args.value_mix,
-                     policy_weight=args.policy_weight, skip_proved=args.skip_proved, dim=args.dim, hidden=args.hidden)
-    net, clipped = gnn.quantize(model.float_params())
+                     policy_weight=args.policy_weight, skip_proved=args.skip_proved,
+                     residual=args.residual, dim=args.dim, hidden=args.hidden)
+    net, clipped = gnn.quantize(model.float_params(), flags=gnn.FLAG_RESIDUAL if args.residual else 0)
     gnn.write(args.out, net)
     dv, dp = compare(model, net, data)
     print(f"wrote {args.out}: GNN1 D={net.dim} hidden={net.hidden} shape_count={net.shape_count}, "

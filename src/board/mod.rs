@@ -762,10 +762,18 @@ impl Board {
 
     /// Static value for the side to move.
     pub fn evaluate(&self) -> i32 {
-        if let Some(net) = &self.gnn {
-            let logit = net.value(&self.gnn_sums[self.side as usize], self.width * self.height);
-            return ((logit as i64 * gnn::VALUE_UNITS as i64) >> net.q_act) as i32;
+        let Some(net) = &self.gnn else { return self.classic_value() };
+        let logit = net.value(&self.gnn_sums[self.side as usize], self.width * self.height);
+        let value = ((logit as i64 * gnn::VALUE_UNITS as i64) >> net.q_act) as i32;
+        if net.residual {
+            self.classic_value() + value
+        } else {
+            value
         }
+    }
+
+    /// The classic evaluation: point values and the small net over them.
+    fn classic_value(&self) -> i32 {
         let own = self.totals[self.side as usize][0];
         let opp = self.totals[self.side.opp() as usize][1];
         own - opp + params::TEMPO + self.net_value()

@@ -259,3 +259,28 @@ fn the_nets_inputs_of_a_live_board_are_its_records() {
         }
     }
 }
+
+#[test]
+fn static_evals_are_the_classic_evaluation_of_each_record() {
+    let o = tiny(Rule::Renju, 9);
+    let (bytes, _) = generated(&o);
+    let (_, records) = read_records(&bytes).expect("reads");
+    let values = static_evals(&records).expect("every record has a board");
+    assert_eq!(values.len(), records.len());
+    // Replaying the game gives the same positions: their classic values, in order.
+    let mut b = Board::new(9, 9, Rule::Renju);
+    b.set_net(None);
+    for (i, r) in records.iter().enumerate() {
+        if r.ply == 0 {
+            b = Board::new(9, 9, Rule::Renju);
+            b.set_net(None);
+        }
+        assert_eq!(b.stone_count(), r.ply, "record {i}");
+        assert_eq!(i32::from(values[i]), b.evaluate().clamp(-32768, 32767), "record {i}");
+        b.make(b.pos((r.mv % 9) as i64, (r.mv / 9) as i64).expect("on board"));
+    }
+    assert!(values.iter().any(|&v| v != 0));
+    let mut bad = records;
+    bad[0].rule = 3;
+    assert!(static_evals(&bad).is_err());
+}

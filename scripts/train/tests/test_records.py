@@ -34,6 +34,20 @@ class RecordsTest(unittest.TestCase):
         size = self.path.stat().st_size
         self.assertEqual(size, 8 + 24 * (12 + 5 * 81) + 8 * (12 + 5 * 42))
 
+    def test_static_values_follow_their_records_into_the_groups(self) -> None:
+        # 24 records on 9x9, then 8 on 7x6: a value per record, in file order.
+        values = np.arange(32, dtype="<i2") * 7 - 100
+        records.static_path(self.path).write_bytes(
+            records.STATIC_MAGIC + np.array([32], "<u4").tobytes() + values.tobytes())
+        data = records.read([self.path], with_static=True)
+        np.testing.assert_array_equal(data.groups[(9, 9)].static, values[:24])
+        np.testing.assert_array_equal(data.groups[(7, 6)].static, values[24:])
+        self.assertIsNone(records.read([self.path]).groups[(9, 9)].static)
+        records.static_path(self.path).write_bytes(
+            records.STATIC_MAGIC + np.array([31], "<u4").tobytes() + values[:31].tobytes())
+        with self.assertRaisesRegex(records.RecordError, "31 values .* for 32 records"):
+            records.read([self.path], with_static=True)
+
     def test_games_are_runs_of_increasing_ply(self) -> None:
         data = records.read([self.path, self.path])
         # 24 records at 8 a game, 8 at 4 a game; the second file starts new games.

@@ -41,6 +41,19 @@ class ReferenceTest(unittest.TestCase):
             np.testing.assert_array_equal(a, b)
         self.assertTrue((first[1][~inputs[2]] == 0).all())
 
+    def test_the_residual_flag_round_trips_and_unknown_flags_are_refused(self) -> None:
+        params = {name: np.zeros(shape(SHAPES, 4, 4)) for name, _, shape in gnn.ARRAYS}
+        q, _ = gnn.quantize(params, flags=gnn.FLAG_RESIDUAL)
+        with tempfile.TemporaryDirectory() as tmp:
+            path = Path(tmp) / "r.gnn1"
+            gnn.write(path, q)
+            self.assertEqual(gnn.read(path).flags, gnn.FLAG_RESIDUAL)
+            data = bytearray(path.read_bytes())
+            data[gnn.HEADER.fields["flags"][1]] = 2
+            path.write_bytes(data)
+            with self.assertRaisesRegex(gnn.GnnError, "flags 2"):
+                gnn.read(path)
+
     def test_overflow_is_refused(self) -> None:
         params = {name: np.zeros(shape(SHAPES, 4, 4)) for name, _, shape in gnn.ARRAYS}
         params["value1_w"][:] = 31.0

@@ -94,6 +94,18 @@ class TrainTest(unittest.TestCase):
         model, history = train.train(data, epochs=1, batch=32, held_out=0.0, log=quiet)
         self.assertTrue(all(np.isfinite(history[0][1])))
         gnn.quantize(model.float_params())
+        # A residual net: the engine's classic evaluations beside the data, a flagged export.
+        run = subprocess.run([str(GORIN), "static-eval", str(data_path), str(records.static_path(data_path))],
+                             capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL)
+        self.assertEqual(run.returncode, 0, run.stderr)
+        static = records.read([data_path], with_static=True).groups[(9, 9)].static
+        self.assertEqual(len(static), len(data))
+        self.assertTrue((static != 0).any())
+        out = self.dir / "residual.gnn1"
+        with redirect_stdout(io.StringIO()):
+            rc = train.main(["--data", str(data_path), "--epochs", "1", "--residual", "--out", str(out)])
+        self.assertEqual(rc, 0)
+        self.assertEqual(gnn.read(out).flags, gnn.FLAG_RESIDUAL)
 
 
 if __name__ == "__main__":

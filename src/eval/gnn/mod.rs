@@ -24,6 +24,8 @@ pub const VERSION: u16 = 1;
 pub const HEADER_BYTES: usize = 24;
 /// The one value output version 1 knows.
 const OUTPUTS: u16 = 1;
+/// Header flag: the value is a correction added to the classic evaluation (`--residual`).
+pub const FLAG_RESIDUAL: u16 = 1;
 /// Largest scale exponents accepted: with activations at most 2^20 a sum over the largest
 /// board (32 x 32 = 2^10 points) still fits i32. The trainer writes 10 and 10.
 const MAX_Q: u8 = 20;
@@ -85,6 +87,8 @@ pub struct Gnn {
     pub hidden: usize,
     pub q_act: u32,
     pub q_weight: u32,
+    /// The value corrects the classic evaluation instead of replacing it (`FLAG_RESIDUAL`).
+    pub residual: bool,
     kernel: Kernel,
     /// (S + 2) x D, row-major: row = shape index, S own stone, S + 1 other stone.
     emb_own: Vec<i16>,
@@ -145,7 +149,7 @@ fn shift_round(x: i32, shift: u32) -> i32 {
 }
 
 impl Gnn {
-    /// Reads a GNN1 file: checks magic, version, outputs = 1, reserved = 0, the scales, that
+    /// Reads a GNN1 file: checks magic, version, outputs = 1, flags, the scales, that
     /// the payload is exactly the arrays, and that no i32 sum of the forward pass can overflow.
     pub fn from_bytes(data: &[u8]) -> Result<Gnn, GnnError> {
         let mut r = Bytes { data, at: 0 };
@@ -166,10 +170,12 @@ impl Gnn {
         let outputs = r.u16("outputs")?;
         let q_act = r.u8("q_act")?;
         let q_weight = r.u8("q_weight")?;
-        let reserved = r.u16("reserved")?;
+        let flags = r.u16("flags")?;
         let payload = r.u32("payload")? as usize;
-        if outputs != OUTPUTS || reserved != 0 {
-            return error(format!("outputs {outputs} / reserved {reserved} (expected {OUTPUTS} / 0)"));
+        if outputs != OUTPUTS || flags & !FLAG_RESIDUAL != 0 {
+            return error(format!(
+                "outputs {outputs} / flags {flags} (expected {OUTPUTS} / {FLAG_RESIDUAL} at most)"
+            ));
         }
         if q_act > MAX_Q || !(1..=MAX_Q).contains(&q_weight) {
             return error(format!("q_act {q_act} / q_weight {q_weight} (allowed 0..={MAX_Q} / 1..={MAX_Q})"));
@@ -193,6 +199,7 @@ impl Gnn {
             hidden,
             q_act: u32::from(q_act),
             q_weight: u32::from(q_weight),
+            residual: flags & FLAG_RESIDUAL != 0,
             kernel: Kernel::detect(),
             emb_own: r.i16s(table, "emb_own")?,
             emb_opp: r.i16s(table, "emb_opp")?,
@@ -417,9 +424,9 @@ mod tests {
     #[test]
     fn corrupt_headers_are_errors() {
         let bytes = tiny(10, &tiny_numbers());
-        // magic, version, dim, shape_count, hidden, outputs, q_act, q_weight, reserved, payload
+        // magic, version, dim, shape_count, hidden, outputs, q_act, q_weight, flags, payload
         for (at, value) in
-            [(0, b'X'), (4, 2), (6, 3), (8, 7), (12, 2), (14, 2), (16, 21), (17, 0), (18, 1), (20, 1)]
+            [(0, b'X'), (4, 2), (6, 3), (8, 7), (12, 2), (14, 2), (16, 21), (17, 0), (18, 2), (20, 1)]
         {
             let mut bad = bytes.clone();
             bad[at] = value;
