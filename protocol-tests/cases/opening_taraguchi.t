@@ -54,7 +54,11 @@
 > DONE
 < SWAP|{int},{int}
 # White chooses one of the ten offers and plays the sixth: the corner offer is the worst
-# for black, so white takes it.
+# for black, so white takes it. A node limit and a long turn make every offer's search finish
+# (the corner is the last offer: at 300 ms on a loaded machine the shared deadline could end the
+# command before it is judged).
+> INFO timeout_turn 20000
+> INFO max_node 3000
 > YXOPENINGCHOOSE TARAGUCHI10
 > 7,7
 > 8,6
@@ -72,6 +76,8 @@
 > 0,0
 > DONE
 < 0,0 {int},{int}
+> INFO max_node 0
+> INFO timeout_turn 300
 # Refusals: a stone outside its square, a wrong number of offers, symmetric offers, a count.
 > YXOPENINGSWAP TARAGUCHI10
 > 7,7
