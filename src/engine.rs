@@ -8,7 +8,7 @@ use crate::board::{Board, MAX_SIZE, MIN_SIZE};
 use crate::eval::gnn::{self, select::Choice, Gnn};
 use crate::rules::renju::ForbiddenPoints;
 use crate::search::smp::THREAD_MEMORY;
-use crate::search::time::{self, TimeControl};
+use crate::search::time::{self, Lateness, TimeControl};
 use crate::search::tt::Tt;
 use crate::search::{Iteration, Limits, SearchResult, Searcher, MAX_DEPTH, WIN};
 use crate::types::{Color, Pos, Rule};
@@ -100,6 +100,10 @@ pub struct Engine {
     notes: Vec<Note>,
     /// Our own thinking time this game, for a match limit without `time_left`.
     used_ms: i64,
+    /// How late our replies land after the search stops; kept back from the next budgets.
+    lateness: Lateness,
+    /// When the last move's search stopped or was due to, from its command's arrival.
+    stopped: Option<Duration>,
     /// Varies weaker levels' choices from game to game.
     game_seed: u64,
     /// Set when the last command was answered with our move (pondering may follow).
@@ -124,6 +128,8 @@ impl Engine {
             tt: None,
             notes: Vec::new(),
             used_ms: 0,
+            lateness: Lateness::default(),
+            stopped: None,
             game_seed: fresh_seed(),
             moved: false,
         }
@@ -428,6 +434,7 @@ impl Engine {
         for note in std::mem::take(&mut self.notes) {
             self.say(Reply::Message(Message::Note(note)));
         }
+        self.stopped = None;
         let Some(p) = self.choose(seq, arrived, safe) else {
             self.say(Reply::Error(Refusal::BoardFull));
             return;
@@ -438,6 +445,17 @@ impl Engine {
         let at = self.coord(p);
         self.board.make(p);
         self.say(Reply::Moves(vec![at]));
+        // The writer has flushed: what the manager will measure, less the pipe.
+        if let Some(stopped) = self.stopped.take() {
+            let flushed = arrived.elapsed();
+            self.lateness.observe(stopped, flushed);
+            log::info!(
+                "reply flushed at {} ms, search stopped at {} ms; late margin now {} ms",
+                flushed.as_millis(),
+                stopped.as_millis(),
+                self.lateness.margin()
+            );
+        }
         self.moved = true;
     }
 
@@ -458,11 +476,13 @@ impl Engine {
             b.for_each_empty(|p| any = any.or(Some(p)));
             return moves.first().map(|m| m.pos).or(any);
         }
-        let budget = time::budget(&self.settings.time, self.board.stone_count(), self.used_ms);
+        let late = self.lateness.margin();
+        let budget = time::budget(&self.settings.time, self.board.stone_count(), self.used_ms, late);
         let mut board = self.board.clone();
         let job =
             Job { seq, start: arrived, soft: budget.soft, hard: budget.hard, exclude: &[], report: true };
         let result = self.run_search(&mut board, job);
+        self.stopped = Some(arrived.elapsed().min(budget.hard));
         self.used_ms += arrived.elapsed().as_millis() as i64;
         Some(result.best)
     }

@@ -27,7 +27,7 @@ const PAIR_SECOND: usize = 3;
 impl Engine {
     /// The whole time for this command: the move budget's hard limit.
     pub(super) fn command_budget(&self) -> Duration {
-        time::budget(&self.settings.time, self.board.stone_count(), self.used_ms).hard
+        time::budget(&self.settings.time, self.board.stone_count(), self.used_ms, self.lateness.margin()).hard
     }
 
     /// A quiet search of a copy of `board` lasting at most `hard`.

@@ -252,3 +252,99 @@ fn thread_num_is_clamped_to_the_cores_and_helpers_take_from_the_hash() {
     let r = s.send("BEGIN");
     assert_eq!(r.len(), 1, "{r:?}");
 }
+
+/// A position with stones `x` (ours, to move) and `o`, as a `BOARD` command.
+fn board_command(text: &str) -> String {
+    let mut lines = vec!["BOARD".to_string()];
+    for (y, row) in text.lines().enumerate() {
+        for (x, c) in row.chars().enumerate() {
+            match c {
+                'x' => lines.push(format!("{x},{y},1")),
+                'o' => lines.push(format!("{x},{y},2")),
+                _ => {}
+            }
+        }
+    }
+    lines.push("DONE".into());
+    lines.join("\n")
+}
+
+const QUIET: &str = "\
+...............
+...............
+...............
+...............
+...............
+.......o.......
+......xo.......
+.......x.......
+...............
+...............
+...............
+...............
+...............
+...............
+...............";
+
+#[test]
+fn late_replies_raise_the_margin_and_prompt_ones_lower_it() {
+    // A writer that is slow to flush our moves, as stdout is with every core busy.
+    let delay_ms = Arc::new(AtomicU64::new(150));
+    let delay = Arc::clone(&delay_ms);
+    let sink = Captured::default();
+    let mut inner = sink.replies();
+    let slow: Replies = Box::new(move |reply: Reply| {
+        if matches!(reply, Reply::Moves(_)) {
+            std::thread::sleep(Duration::from_millis(delay.load(Ordering::SeqCst)));
+        }
+        inner(reply)
+    });
+    let engine = Engine::new(slow, Arc::new(Signals::default()));
+    let mut s = Session { engine, sink, parser: crate::protocol::Parser::new(), seq: 0 };
+    s.send("START 15\nINFO max_memory 33554432\nINFO timeout_turn 100");
+    let board = board_command(QUIET);
+    let prompt = s.engine.command_budget();
+    assert_eq!(s.send(&board).len(), 1);
+    let late = s.engine.lateness.margin();
+    assert!(late >= 140, "the flush took 150 ms: {late}");
+    // The next searches stop earlier by the margin, up to a quarter of the turn.
+    assert_eq!(s.engine.command_budget(), prompt - Duration::from_millis(25));
+
+    delay_ms.store(0, Ordering::SeqCst);
+    let mut margins = Vec::new();
+    for _ in 0..20 {
+        assert_eq!(s.send(&board).len(), 1);
+        margins.push(s.engine.lateness.margin());
+    }
+    // Other tests share the cores, so a prompt reply may still land a little late now and then.
+    assert!(*margins.last().unwrap() < late / 4, "the margin shrinks back: {margins:?}");
+    assert!(s.engine.command_budget() > prompt - Duration::from_millis(25));
+}
+
+#[test]
+fn a_forced_block_under_a_game_clock_answers_at_once() {
+    let four = "\
+...............
+...............
+...............
+...............
+...............
+...............
+..xoooo........
+...............
+...............
+..........x....
+...............
+............x..
+...............
+...............
+x..............";
+    let mut s = Session::new();
+    s.send("START 15\nINFO timeout_match 20000\nINFO timeout_turn 2000\nINFO time_left 20000");
+    let thinking = s.engine.command_budget();
+    let start = Instant::now();
+    assert_eq!(s.send(&board_command(four)), ["7,6"]);
+    let took = start.elapsed();
+    assert!(thinking >= Duration::from_millis(1_000), "{thinking:?}");
+    assert!(took < Duration::from_millis(200), "the only block took {took:?}");
+}

@@ -18,6 +18,7 @@ use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use threat::{Solver, ThreatCache};
+use time::Stability;
 use tt::{score_from_tt, score_to_tt, Bound, Tt, WIN_THRESHOLD};
 
 /// Score of a five made at the root; a win `n` plies away scores `WIN - n`.
@@ -352,6 +353,8 @@ impl<'a> Searcher<'a> {
         // is centred on the iteration of the same parity.
         let mut prev_score = [0; 2];
         let mut wins_in_a_row = 0;
+        let mut stability = Stability::default();
+        let mut last_best = Pos::NONE;
         for depth in 1..=self.limits.max_depth.clamp(1, MAX_DEPTH) {
             if self.skips(depth) {
                 continue;
@@ -388,6 +391,10 @@ impl<'a> Searcher<'a> {
             if !done {
                 break;
             }
+            // Scores of one parity compare (see `prev_score`).
+            let drop = prev_score[depth as usize % 2] - score;
+            stability.observe(depth, last_best != Pos::NONE && self.pv[0][0] != last_best, drop);
+            last_best = self.pv[0][0];
             prev_score[depth as usize % 2] = score;
             best = SearchResult {
                 best: self.pv[0][0],
@@ -409,7 +416,8 @@ impl<'a> Searcher<'a> {
             // look for a shorter win).
             wins_in_a_row = if score >= WIN_THRESHOLD { wins_in_a_row + 1 } else { 0 };
             let settled = (is_decisive(score) && WIN - score.abs() <= depth) || wins_in_a_row >= 2;
-            if settled || self.limits.start.elapsed() >= self.limits.soft {
+            let soft = stability.soft(self.limits.soft, self.limits.hard);
+            if settled || self.limits.start.elapsed() >= soft {
                 break;
             }
         }
