@@ -10,25 +10,17 @@
 mod unittest;
 
 /// Tests in `scripts/train/tests` that must run (the gen-data one may skip); raise it when adding tests.
-const MIN_TESTS_RUN: usize = 14;
+const MIN_TESTS_RUN: usize = 16;
 
 #[test]
 fn trainer_tests_pass() {
-    let python = std::env::var("GORIN_TRAIN_PYTHON").unwrap_or_else(|_| "python3".to_owned());
-    let probe = std::process::Command::new(&python).args(["-c", "import torch, numpy"]).output();
-    let missing = match probe {
-        Ok(out) if out.status.success() => None,
-        Ok(out) => Some(String::from_utf8_lossy(&out.stderr).lines().last().unwrap_or("").to_owned()),
-        Err(e) => Some(e.to_string()),
-    };
-    if let Some(why) = missing {
-        let reason = format!(
-            "{python} cannot import torch and numpy ({why}): install scripts/train/requirements.txt \
-             and set GORIN_TRAIN_PYTHON to that Python"
-        );
-        assert!(std::env::var_os("CI").is_none(), "CI needs the trainer's tests: {reason}");
-        println!("trainer tests skipped: {reason}");
+    let Some(python) = unittest::python_with(
+        "GORIN_TRAIN_PYTHON",
+        "torch, numpy",
+        "scripts/train/requirements.txt",
+        "trainer's tests",
+    ) else {
         return;
-    }
+    };
     unittest::discover(&python, "scripts/train/tests", "scripts", MIN_TESTS_RUN);
 }

@@ -20,6 +20,27 @@ pub fn counts(report: &str) -> Option<(usize, usize)> {
     Some((ran, skipped))
 }
 
+/// The Python named by the environment variable `var` (else `python3`) when it imports
+/// `modules` (`import` syntax, e.g. `"torch, numpy"`); otherwise `None`, after saying why the
+/// `what` tests are skipped, or a panic under CI (`CI` set), where `.ci/run` installs them.
+/// `install` says what to install. (scripts.rs includes this file too and needs no such module.)
+#[allow(dead_code)]
+pub fn python_with(var: &str, modules: &str, install: &str, what: &str) -> Option<String> {
+    let python = std::env::var(var).unwrap_or_else(|_| "python3".to_owned());
+    let probe = Command::new(&python).args(["-c", &format!("import {modules}")]).output();
+    let missing = match probe {
+        Ok(out) if out.status.success() => return Some(python),
+        Ok(out) => String::from_utf8_lossy(&out.stderr).lines().last().unwrap_or("").to_owned(),
+        Err(e) => e.to_string(),
+    };
+    let reason = format!(
+        "{python} cannot import {modules} ({missing}): install {install} and set {var} to that Python"
+    );
+    assert!(std::env::var_os("CI").is_none(), "CI needs the {what}: {reason}");
+    println!("{what} skipped: {reason}");
+    None
+}
+
 /// `python -m unittest discover -s <tests> -t <top> -v`; panics with the report unless it passes
 /// with at least `min_run` tests run.
 pub fn discover(python: &str, tests: &str, top: &str, min_run: usize) {
