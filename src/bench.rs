@@ -107,14 +107,9 @@ fn parse_args(args: &[String]) -> Result<(i32, Vec<usize>, Option<Choice>)> {
             net = Some(match rest.next().context("--net needs a GNN1 file, builtin or classic")?.as_str() {
                 "builtin" => Choice::BuiltIn,
                 "classic" => Choice::Classic,
-                path => {
-                    let bytes = std::fs::read(path).with_context(|| format!("cannot read {path}"))?;
-                    let net = Gnn::from_bytes(&bytes)?;
-                    if !net.searchable() {
-                        bail!("{path}: the search needs D = {}", crate::eval::gnn::kernel::DIM);
-                    }
-                    Choice::File(std::sync::Arc::new(net))
-                }
+                path => Choice::File(std::sync::Arc::new(
+                    Gnn::load_searchable(path).map_err(|why| anyhow::anyhow!("--net {path}: {why}"))?,
+                )),
             });
         } else {
             depth = a.parse().with_context(|| format!("depth '{a}' is not a number"))?;

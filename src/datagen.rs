@@ -56,7 +56,7 @@
 //! board.
 
 use crate::board::{splitmix64, Board, MAX_SIZE, MIN_SIZE};
-use crate::eval::{self, gnn, net::NO_SHAPE, SHAPE_COUNT};
+use crate::eval::{gnn, SHAPE_COUNT};
 use crate::search::movepick::is_legal;
 use crate::search::tt::Tt;
 use crate::search::{is_decisive, Limits, Searcher, MAX_DEPTH};
@@ -508,15 +508,6 @@ fn searched_move(b: &mut Board, tt: &mut Tt, nodes: u64) -> Option<Choice> {
     Some(Choice { pos: out.best, value, flags: if proved { FLAG_PROVED } else { 0 }, forced })
 }
 
-/// The feature of the empty point `p` for `color`: its shape, or where the board has none
-/// (renju black's forbidden shapes) the rank of its four line patterns.
-pub fn feature(b: &Board, p: Pos, color: Color) -> u16 {
-    match b.shape(p, color) {
-        NO_SHAPE => eval::shape(&b.patterns(p, color)) as u16,
-        s => s,
-    }
-}
-
 /// Appends the record of the position `b` with `p` about to be played (result 0 for now).
 fn write_record(b: &Board, p: Pos, value: i32, flags: u8, bytes: &mut Vec<u8>) {
     let (w, h) = (b.width(), b.height());
@@ -552,7 +543,7 @@ fn write_record(b: &Board, p: Pos, value: i32, flags: u8, bytes: &mut Vec<u8>) {
 /// A point's two features as a record holds them: for black, for white; 0 on a stone.
 fn features(b: &Board, q: Pos) -> [u16; 2] {
     if b.is_empty(q) {
-        [feature(b, q, Color::Black), feature(b, q, Color::White)]
+        [b.feature(q, Color::Black), b.feature(q, Color::White)]
     } else {
         [0, 0]
     }

@@ -364,22 +364,13 @@ impl Engine {
         let choice = match net {
             NetSetting::Classic => Choice::Classic,
             NetSetting::BuiltIn => Choice::BuiltIn,
-            NetSetting::File(path) => {
-                match std::fs::read(&path).map_err(|e| e.to_string()).and_then(|bytes| {
-                    let net = Gnn::from_bytes(&bytes).map_err(|e| e.to_string())?;
-                    match net.searchable() {
-                        true => Ok(net),
-                        false => Err(format!("D = {} (the search needs {})", net.dim, gnn::kernel::DIM)),
-                    }
-                }) {
-                    Ok(net) => Choice::File(Arc::new(net)),
-                    Err(why) => {
-                        self.notes
-                            .push(Note::Net(format!("INFO net_file {path}: {why}; evaluation unchanged")));
-                        return;
-                    }
+            NetSetting::File(path) => match Gnn::load_searchable(&path) {
+                Ok(net) => Choice::File(Arc::new(net)),
+                Err(why) => {
+                    self.notes.push(Note::Net(format!("INFO net_file {path}: {why}; evaluation unchanged")));
+                    return;
                 }
-            }
+            },
         };
         gnn::select::set(choice);
         let net = gnn::select::net_for(self.rule, self.board.width(), self.board.height());

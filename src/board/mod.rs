@@ -599,33 +599,48 @@ impl Board {
         }
     }
 
-    /// The trained net's feature of a key for colour `c`: the point's shape, or where the
-    /// tables give none (renju black's forbidden points) the rank of its four line patterns,
-    /// as the training records have it (`datagen::feature`).
+    /// The trained nets' features of a point's keys (black's, white's): each its shape, or
+    /// where the tables give none (renju black's forbidden points) the rank of its four line
+    /// patterns. The training records carry the same (`feature`, written by `datagen`).
     #[inline]
-    fn gnn_feature(&self, c: usize, key: PatKey) -> usize {
-        match self.points[c].get(key).shape {
-            net::NO_SHAPE => crate::eval::shape(&crate::eval::unpack(key)),
+    fn gnn_features(&self, keys: [PatKey; 2]) -> [usize; 2] {
+        [0, 1].map(|c| match self.points[c].get(keys[c]).shape {
+            net::NO_SHAPE => crate::eval::shape(&crate::eval::unpack(keys[c])),
             s => s as usize,
-        }
+        })
     }
 
-    /// The (own, opp) table rows of an empty point with features `f` (black's, white's) in the
-    /// view of side `v` to move.
+    /// The feature of the empty point `p` for `color` that the trained nets read (see
+    /// `gnn_features`).
+    pub fn feature(&self, p: Pos, color: Color) -> u16 {
+        self.gnn_features(self.keys[p.index()])[color as usize] as u16
+    }
+
+    /// The (own, opp) table rows, in the view of side `v` to move, of a point holding `cell`
+    /// whose features (for an empty point) are `f`.
     #[inline]
-    fn gnn_rows(f: [usize; 2], v: usize) -> (usize, usize) {
-        (f[v], f[1 - v])
+    fn gnn_rows(net: &Gnn, cell: u8, f: [usize; 2], v: usize) -> (usize, usize) {
+        match cell {
+            EMPTY => (f[v], f[1 - v]),
+            _ => {
+                let stone = net.stone_row((cell == BLACK) == (v == 0));
+                (stone, stone)
+            }
+        }
     }
 
     /// An empty point's keys go from `old` to `new` (both colours): both views follow.
     #[inline]
     fn gnn_reshape(&mut self, old: [PatKey; 2], new: [PatKey; 2]) {
         let Some(net) = &self.gnn else { return };
-        let from = [self.gnn_feature(0, old[0]), self.gnn_feature(1, old[1])];
-        let to = [self.gnn_feature(0, new[0]), self.gnn_feature(1, new[1])];
+        let (from, to) = (self.gnn_features(old), self.gnn_features(new));
         if from != to {
             for v in 0..2 {
-                net.replace(&mut self.gnn_sums[v], Self::gnn_rows(to, v), Self::gnn_rows(from, v));
+                net.replace(
+                    &mut self.gnn_sums[v],
+                    Self::gnn_rows(net, EMPTY, to, v),
+                    Self::gnn_rows(net, EMPTY, from, v),
+                );
             }
         }
     }
@@ -633,28 +648,22 @@ impl Board {
     /// The empty point `i` takes a stone (`cell`): in each view its row becomes the stone's.
     fn gnn_fill(&mut self, i: usize, cell: u8) {
         let Some(net) = &self.gnn else { return };
-        let f = [self.gnn_feature(0, self.keys[i][0]), self.gnn_feature(1, self.keys[i][1])];
+        let f = self.gnn_features(self.keys[i]);
         for v in 0..2 {
-            let own = (cell == BLACK) == (v == 0);
-            let stone = net.stone_row(own);
-            net.replace(&mut self.gnn_sums[v], (stone, stone), Self::gnn_rows(f, v));
+            net.replace(
+                &mut self.gnn_sums[v],
+                Self::gnn_rows(net, cell, f, v),
+                Self::gnn_rows(net, EMPTY, f, v),
+            );
         }
     }
 
     /// Counts point `i` into the net's sums (the board's rebuild).
     fn gnn_enter(&mut self, i: usize) {
         let Some(net) = &self.gnn else { return };
-        let cell = self.cells[i];
-        let f = [self.gnn_feature(0, self.keys[i][0]), self.gnn_feature(1, self.keys[i][1])];
+        let f = self.gnn_features(self.keys[i]);
         for v in 0..2 {
-            let rows = match cell {
-                EMPTY => Self::gnn_rows(f, v),
-                _ => {
-                    let stone = net.stone_row((cell == BLACK) == (v == 0));
-                    (stone, stone)
-                }
-            };
-            net.add_point(&mut self.gnn_sums[v], rows);
+            net.add_point(&mut self.gnn_sums[v], Self::gnn_rows(net, self.cells[i], f, v));
         }
     }
 

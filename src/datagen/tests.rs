@@ -2,6 +2,7 @@
 //! renju legality and the command line.
 
 use super::*;
+use crate::eval::{self, net::NO_SHAPE};
 use crate::rules::renju::ForbiddenPoints;
 use crate::search::movepick::five_point;
 
@@ -214,10 +215,10 @@ fn a_point_renju_forbids_by_its_patterns_gets_the_rank_of_its_patterns() {
     let b = Board::from_ascii(&text, Rule::Renju);
     let p = b.pos(3, 0).expect("on board");
     assert_eq!(b.shape(p, Color::Black), NO_SHAPE, "an overline point has no shape for black");
-    let f = feature(&b, p, Color::Black);
+    let f = b.feature(p, Color::Black);
     assert_eq!(f as usize, eval::shape(&b.patterns(p, Color::Black)));
     assert!((f as usize) < SHAPE_COUNT);
-    assert_eq!(feature(&b, p, Color::White), b.shape(p, Color::White));
+    assert_eq!(b.feature(p, Color::White), b.shape(p, Color::White));
 }
 
 #[test]

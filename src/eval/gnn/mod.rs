@@ -231,6 +231,16 @@ impl Gnn {
         shift_round(value, self.q_weight)
     }
 
+    /// Reads a GNN1 file the search can use (`searchable`); the error says why not.
+    pub fn load_searchable(path: &str) -> Result<Gnn, String> {
+        let bytes = std::fs::read(path).map_err(|e| e.to_string())?;
+        let net = Gnn::from_bytes(&bytes).map_err(|e| e.to_string())?;
+        if !net.searchable() {
+            return Err(format!("D = {} (the search needs {DIM})", net.dim));
+        }
+        Ok(net)
+    }
+
     /// Whether the search can keep this net's sums: D is the accumulators' width and an
     /// activation fits i16 (the kernels work in i16).
     pub fn searchable(&self) -> bool {
