@@ -208,9 +208,16 @@ fn proof_holds(b: &Board, line: &[gorin::types::Pos]) -> Result<(), String> {
     Err("the proof ends in neither a five nor an unblockable four".into())
 }
 
+/// A puzzle's position; its `rule` (renju when the record names none).
 fn puzzle_board(case: &Json) -> Board {
     let size = case.get("size").int() as usize;
-    let mut b = Board::new(size, size, Rule::Renju);
+    let rule = match case.try_get("rule").map(Json::str) {
+        None | Some("renju") => Rule::Renju,
+        Some("freestyle") => Rule::Freestyle,
+        Some("standard") => Rule::Standard,
+        Some(other) => panic!("{}: rule {other}", case.get("id").str()),
+    };
+    let mut b = Board::new(size, size, rule);
     for (key, color) in [("black", Color::Black), ("white", Color::White)] {
         for s in case.get(key).array() {
             let (x, y) = point(s);
@@ -281,4 +288,40 @@ fn threat_solvers_prove_the_self_play_vcf_positions() {
 fn threat_solvers_prove_the_public_renju_vcf_puzzles() {
     let Some(cases) = public("renju_vcf_puzzles.jsonl") else { return };
     check_vcf_puzzles(&cases);
+}
+
+/// Every deep VCF position (any rule) still has its shortest VCF exactly `vcf_plies` long, the
+/// solver's proof plays out and starts with the listed move: the file and the solver agree.
+#[test]
+fn deep_vcf_positions_keep_their_length() {
+    use gorin::search::threat::{Solver, ThreatCache};
+    let cases = shipped("deep_vcf_selfplay.jsonl");
+    assert!(cases.len() >= 40, "only {} positions", cases.len());
+    let mut cache = ThreatCache::new(20);
+    let mut failures = Vec::new();
+    for case in &cases {
+        let id = case.get("id").str();
+        let mut b = puzzle_board(case);
+        cache.clear();
+        let Some(proof) = Solver::vcf(&mut cache, 2_000_000).shortest_vcf(&mut b) else {
+            failures.push(format!("{id}: no VCF found\n{}", b.to_ascii()));
+            continue;
+        };
+        if proof.line.len() as i64 != case.get("vcf_plies").int() {
+            failures.push(format!(
+                "{id}: {} plies, the file says {}",
+                proof.line.len(),
+                case.get("vcf_plies").int()
+            ));
+        }
+        let (x, y) = b.xy(proof.line[0]);
+        let listed: Vec<(i64, i64)> = case.get("winning_first_moves").array().iter().map(point).collect();
+        if !listed.contains(&(x as i64, y as i64)) {
+            failures.push(format!("{id}: the proof starts at {x},{y}, not among {listed:?}"));
+        }
+        if let Err(e) = proof_holds(&b, &proof.line) {
+            failures.push(format!("{id}: {e}\n{}", b.to_ascii()));
+        }
+    }
+    assert!(failures.is_empty(), "{} failures:\n{}", failures.len(), failures.join("\n"));
 }

@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
-"""Renju VCF puzzles: how many does a brain answer with a winning move within the time limit?
+"""VCF puzzles: how many does a brain answer with a winning move within the time limit?
 
 For each record of a puzzle file (by default protocol-tests/data/renju_vcf_selfplay.jsonl, see the
-README beside it; `--file` takes another of the same format) the brain gets the
-position by `BOARD` (stones in alternating order, black first, as renju managers send them; the
+README beside it; `--file` takes another of the same format, such as `deep_vcf.py` writes;
+a record's `rule` and `size` default to renju 15x15) the brain gets the position by `BOARD` (stones in alternating order, black first, as renju managers send them; the
 side to move is "own") and `INFO timeout_turn`; its reply counts as solved when it is one of
 `winning_first_moves`. Any other move is checked by asking the same kind of brain, as the
 defender of the resulting position, for a search of `--verify-ms`: a forced-loss score
@@ -26,6 +26,7 @@ import time
 from gorinkit.brain import Brain, BrainDied
 from gorinkit.paths import DEFAULT_ENGINE, SHIPPED_DATA
 from gorinkit.protocol import is_chatter, parse_move, stones_body
+from gorinkit.referee import BLACK, WHITE, Board
 
 DEFAULT_FILE = str(SHIPPED_DATA / "renju_vcf_selfplay.jsonl")
 
@@ -57,8 +58,14 @@ def ask(brain: Brain, lines: list[str], wait_s: float) -> tuple[tuple[int, int] 
         # anything else (ERROR, OK from START): keep waiting
 
 
-def start(brain: Brain, turn_ms: int) -> None:
-    brain.send("INFO rule 4", f"INFO timeout_turn {turn_ms}", "INFO timeout_match 0", "START 15")
+RULES = {"freestyle": 0, "standard": 1, "renju": 4, "caro": 8, "caro-exact": 9}
+
+
+def start(brain: Brain, turn_ms: int, puzzle: dict) -> None:
+    """A new game for `puzzle`'s rule and board (renju 15x15 unless the record says)."""
+    rule = RULES[puzzle.get("rule", "renju")]
+    brain.send(f"INFO rule {rule}", f"INFO timeout_turn {turn_ms}", "INFO timeout_match 0",
+               f"START {puzzle.get('size', 15)}")
     while True:
         got = brain.read(10.0)
         if got is None or got[1] is None:
@@ -67,20 +74,55 @@ def start(brain: Brain, turn_ms: int) -> None:
             return
 
 
+# Forced replies (a block of a lone four) come without a MESSAGE: the check plays on through
+# at most this many of them.
+MAX_FORCED_PLIES = 40
+
+
+def score_of(message: str) -> str | None:
+    """The `ev` field of a MESSAGE depth line, if any."""
+    fields = message.split()
+    return fields[fields.index("ev") + 1] if "ev" in fields[:-1] else None
+
+
 def defender_lost(cmd: list[str], puzzle: dict, move: tuple[int, int], verify_ms: int) -> bool:
-    """Whether the defender, to move after `move`, finds itself lost by force."""
-    black, white = list(puzzle["black"]), list(puzzle["white"])
+    """Whether the defender, to move after `move`, finds itself lost by force: its search says
+    so (`ev -M..`), or the game played on by the same kind of brain through forced replies
+    ends in the attacker's five while the attacker's searches keep claiming the win."""
+    stones = {"black": list(puzzle["black"]), "white": list(puzzle["white"])}
     attacker = puzzle["to_move"]
-    (black if attacker == "black" else white).append(list(move))
     defender = "white" if attacker == "black" else "black"
+    stones[attacker].append(list(move))
+    rule = RULES[puzzle.get("rule", "renju")]
+    size = puzzle.get("size", 15)
+    board = Board(size)
+    for colour, name in ((BLACK, "black"), (WHITE, "white")):
+        for x, y in stones[name]:
+            board.place(x, y, colour)
+    side = defender
     brain = Brain(cmd, "verifier")
     try:
-        start(brain, verify_ms)
-        _, _, message = ask(brain, board_lines(black, white, defender), verify_ms / 1000 + 5)
+        for _ in range(MAX_FORCED_PLIES):
+            start(brain, verify_ms, puzzle)
+            reply, _, message = ask(brain, board_lines(stones["black"], stones["white"], side),
+                                    verify_ms / 1000 + 5)
+            score = score_of(message)
+            if score is not None:
+                if side == defender:
+                    return score.startswith("-M")
+                if not score.startswith("+M"):
+                    return False
+            if reply is None or not board.inside(*reply) or board.get(*reply):
+                return False
+            colour = BLACK if side == "black" else WHITE
+            if board.wins(*reply, colour, rule):
+                return side == attacker
+            board.place(*reply, colour)
+            stones[side].append(list(reply))
+            side = defender if side == attacker else attacker
+        return False
     finally:
         brain.close()
-    fields = message.split()
-    return "ev" in fields and fields[fields.index("ev") + 1].startswith("-M")
 
 
 def main() -> int:
@@ -103,7 +145,7 @@ def main() -> int:
     brain = Brain(cmd, "solver")
     try:
         for i, pz in enumerate(puzzles):
-            start(brain, args.turn_ms)
+            start(brain, args.turn_ms, pz)
             move, took, message = ask(brain, board_lines(pz["black"], pz["white"], pz["to_move"]),
                                       args.turn_ms / 1000 + 5)
             times.append(took * 1000)

@@ -42,15 +42,19 @@ def main() -> int:
     if len(sys.argv) != 2:
         print(__doc__)
         return 2
-    white_wins = fouls = traps = 0
+    # Per engine (the winner, playing white): white wins, by a black foul, by a trap.
+    tally: dict[str, list[int]] = {}
+    games = 0
     with open(sys.argv[1], encoding="utf-8") as f:
         for line in f:
             game = json.loads(line)
+            games += 1
             if game.get("winner_colour") != "white":
                 continue
-            white_wins += 1
+            counts = tally.setdefault(game.get("winner") or game.get("white", "white"), [0, 0, 0])
+            counts[0] += 1
             if game.get("kind") != "five":
-                fouls += 1
+                counts[1] += 1
                 continue
             size = game["size"]
             stones = game["opening"] + game["moves"]
@@ -60,9 +64,14 @@ def main() -> int:
             fours = five_points(grid, 2, size)
             if len(fours) == 1:
                 (x, y), = fours
-                traps += get_foul_type(grid, x, y) != 0
-    print(f"white wins: {white_wins}; by a black foul: {fouls}; "
-          f"by a four whose only block was forbidden: {traps}")
+                counts[2] += get_foul_type(grid, x, y) != 0
+    print(f"games: {games}")
+    for name, (wins, fouls, traps) in sorted(tally.items()):
+        print(f"{name} as white: {wins} wins; by a black foul: {fouls}; "
+              f"by a four whose only block was forbidden: {traps}")
+    total = [sum(c[i] for c in tally.values()) for i in range(3)]
+    print(f"white wins: {total[0]}; by a black foul: {total[1]}; "
+          f"by a four whose only block was forbidden: {total[2]}")
     return 0
 
 

@@ -13,4 +13,5 @@ pub mod protocol;
 pub mod review;
 pub mod rules;
 pub mod search;
+pub mod solve;
 pub mod types;

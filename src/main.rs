@@ -1,6 +1,6 @@
 //! `pbrain-gorin`: with no arguments, a Gomocup brain on stdin/stdout; `bench` runs the
 //! deterministic benchmark, `gen-data` writes self-play training data, `review` judges a game
-//! move by move, `play` and `tune*` as listed in the usage line.
+//! move by move, `solve` runs the VCF solver on positions, `play` and `tune*` as listed in the usage line.
 
 use std::process::ExitCode;
 
@@ -20,6 +20,7 @@ fn main() -> ExitCode {
         Some("bench") => finish("bench", gorin::bench::run(&args[1..])),
         Some("gen-data") => finish("gen-data", gorin::datagen::run(&args[1..])),
         Some("static-eval") => finish("static-eval", gorin::datagen::run_static(&args[1..])),
+        Some("solve") => finish("solve", gorin::solve::run(&args[1..])),
         Some("play") => gorin::play::run(&args[1..]),
         Some("review") => gorin::review::run(&args[1..]),
         Some("tune") => finish("tune", gorin::fit::tune::run(&args[1..])),
@@ -31,7 +32,7 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         Some(other) => {
-            eprintln!("usage: pbrain-gorin [bench [depth] [--threads 1,2] | bench forbid [games] | gen-data --out FILE [--games N] [--nodes K] [--rule R] [--size S] [--seed X] [--random-plies P] [--explore E] [--first-game F] | static-eval IN.grn1 OUT | play [--help] | review FILE [--help] | tune GAMES.jsonl [iterations [scale]] | tune-net RECORDS.jsonl [epochs [scale [warm]]] | tune-policy GAMES.jsonl [epochs] | tune-rank GAMES.jsonl [epochs [temperature [rate [TEACHER.jsonl [weight]]]]]]   (unknown argument '{other}')");
+            eprintln!("usage: pbrain-gorin [bench [depth] [--threads 1,2] | bench forbid [games] | gen-data --out FILE [--games N] [--nodes K] [--rule R] [--size S] [--seed X] [--random-plies P] [--explore E] [--first-game F] | static-eval IN.grn1 OUT | solve [--rule R] [--size N] [--nodes K] | play [--help] | review FILE [--help] | tune GAMES.jsonl [iterations [scale]] | tune-net RECORDS.jsonl [epochs [scale [warm]]] | tune-policy GAMES.jsonl [epochs] | tune-rank GAMES.jsonl [epochs [temperature [rate [TEACHER.jsonl [weight]]]]]]   (unknown argument '{other}')");
             ExitCode::from(2)
         }
     }

@@ -35,8 +35,11 @@ const ASPIRATION: i32 = 60;
 const LEAF_VCF_DEPTH: i32 = 12;
 const LEAF_VCF_WIDTH: usize = 2;
 const LEAF_VCF_NODES: u64 = 200;
-/// Root threat search: threats deep, nodes, and the share of the hard limit it may take. Most
-/// threat wins are found in a few thousand nodes; a long fruitless look only costs depth.
+/// Root threat search: the VCF's nodes and share of the hard limit (see `root_threat_win`),
+/// then the VCT's threats deep, nodes, and share. Most threat wins are found in a few thousand
+/// nodes; a long fruitless look only costs depth.
+const ROOT_VCF_NODES: u64 = 400_000;
+const ROOT_VCF_SHARE: u32 = 10;
 const ROOT_VCT_DEPTH: i32 = 5;
 const ROOT_VCT_NODES: u64 = 12_000;
 const ROOT_VCT_SHARE: u32 = 24;
@@ -435,32 +438,39 @@ impl<'a> Searcher<'a> {
     }
 
     /// A win by continuous fours (shortest first) or, where threes must be answered, by
-    /// threats; proved wins need no search.
+    /// threats; proved wins need no search. The VCF has a budget of its own, larger than
+    /// the VCT's: a long VCF (25-30 plies) takes some 20,000 nodes to prove and the search
+    /// rarely sees that deep, while a complete look that finds none costs over 12,000 nodes
+    /// in only about one position in seventy.
     fn root_threat_win(&mut self, b: &mut Board) -> Option<SearchResult> {
-        let deadline = self.deadline(ROOT_VCT_SHARE);
         let stop = self.limits.stop;
-        let mut solver = if self.threat_space {
-            Solver::vct(&mut self.vcf_cache, &mut self.vct_cache, ROOT_VCT_NODES)
-        } else {
-            Solver::vcf(&mut self.vcf_cache, ROOT_VCT_NODES)
+        let deadline = self.deadline(ROOT_VCF_SHARE);
+        let mut vcf = Solver::vcf(&mut self.vcf_cache, ROOT_VCF_NODES).until(deadline).stopping(stop);
+        let mut proof = vcf.shortest_vcf(b);
+        let vcf_complete = !vcf.aborted();
+        let vcf_nodes = vcf.nodes();
+        let mut vct_nodes = 0;
+        if proof.is_none() && vcf_complete && self.threat_space {
+            // The VCF's failures are cached, so the VCT's own first look at fours is quick.
+            let deadline = Instant::now().checked_add(self.limits.hard / ROOT_VCT_SHARE);
+            let mut vct = Solver::vct(&mut self.vcf_cache, &mut self.vct_cache, ROOT_VCT_NODES)
+                .until(deadline)
+                .stopping(stop);
+            proof = vct.find_vct(b, ROOT_VCT_DEPTH);
+            vct_nodes = vct.nodes();
         }
-        .until(deadline)
-        .stopping(stop);
-        let proof =
-            if self.threat_space { solver.find_vct(b, ROOT_VCT_DEPTH) } else { solver.shortest_vcf(b) };
+        self.threat_nodes += vcf_nodes + vct_nodes;
         log::debug!(
-            "root threat search: {} nodes, {} ms, {}",
-            solver.nodes(),
+            "root threat search: {vcf_nodes} VCF and {vct_nodes} VCT nodes, {} ms, {}",
             self.limits.start.elapsed().as_millis(),
             if proof.is_some() {
                 "win"
-            } else if solver.aborted() {
-                "out of budget"
+            } else if vcf_complete {
+                "no VCF"
             } else {
-                "none"
+                "VCF out of budget"
             }
         );
-        self.threat_nodes += solver.nodes();
         let line = proof?.line;
         let first = *line.first()?;
         if !is_legal(b, first) {
