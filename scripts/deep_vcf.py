@@ -61,11 +61,11 @@ def positions(game: dict, tempo: bool = False) -> list[list[list[int]]]:
     its move: the opponent moves, and its VCFs that the move in the game had to stop show."""
     moves = [list(m) for m in game.get("opening", [])] + [list(m) for m in game["moves"]]
     first = len(game.get("opening", []))
-    out = [moves[:k] for k in range(max(first, 1), len(moves))]
-    if tempo:
-        size = int(game.get("size", 15))
-        passed = ([*m, p] for m in out if (p := far_point(m, size)) is not None)
-        out = [m for pair in zip(out, passed) for m in pair]
+    out = []
+    for k in range(max(first, 1), len(moves)):
+        out.append(moves[:k])
+        if tempo and (p := far_point(moves[:k], int(game.get("size", 15)))) is not None:
+            out.append([*moves[:k], p])
     return out
 
 

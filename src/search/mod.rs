@@ -466,7 +466,7 @@ impl<'a> Searcher<'a> {
             if proof.is_some() {
                 "win"
             } else if vcf_complete {
-                "no VCF"
+                "none"
             } else {
                 "VCF out of budget"
             }
