@@ -22,16 +22,11 @@ import sys
 from pathlib import Path
 
 from gorinkit.paths import DEFAULT_ENGINE
-
-RULE_NAMES = {0: "freestyle", 1: "standard", 4: "renju", 8: "caro", 9: "caro-exact"}
-
+from gorinkit.referee import RULE_KEYS, rule_number
 
 def rule_of(game: dict) -> int:
-    """A record's rule: an INFO rule number or its name."""
-    rule = game.get("rule", 0)
-    if isinstance(rule, str) and not rule.isdigit():
-        return {name: number for number, name in RULE_NAMES.items()}[rule]
-    return int(rule)
+    """A record's rule as an INFO rule value (records give the number or its name)."""
+    return rule_number(game.get("rule", 0))
 
 
 # A lost tempo's stone stands at least this far (in king steps) from every other stone, out
@@ -97,7 +92,7 @@ def puzzle(source: str, game: dict, moves: list[list[int]], plies: int, nodes: i
     rule = rule_of(game)
     return {
         "id": f"{source}-g{game_id(game)}-p{len(moves)}",
-        "rule": RULE_NAMES.get(rule, str(rule)),
+        "rule": RULE_KEYS.get(rule, str(rule)),
         "size": int(game.get("size", 15)),
         "to_move": "black" if len(moves) % 2 == 0 else "white",
         "black": moves[0::2],

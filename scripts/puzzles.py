@@ -26,7 +26,7 @@ import time
 from gorinkit.brain import Brain, BrainDied
 from gorinkit.paths import DEFAULT_ENGINE, SHIPPED_DATA
 from gorinkit.protocol import is_chatter, parse_move, stones_body
-from gorinkit.referee import BLACK, WHITE, Board
+from gorinkit.referee import BLACK, WHITE, Board, rule_number
 
 DEFAULT_FILE = str(SHIPPED_DATA / "renju_vcf_selfplay.jsonl")
 
@@ -58,12 +58,9 @@ def ask(brain: Brain, lines: list[str], wait_s: float) -> tuple[tuple[int, int] 
         # anything else (ERROR, OK from START): keep waiting
 
 
-RULES = {"freestyle": 0, "standard": 1, "renju": 4, "caro": 8, "caro-exact": 9}
-
-
 def start(brain: Brain, turn_ms: int, puzzle: dict) -> None:
     """A new game for `puzzle`'s rule and board (renju 15x15 unless the record says)."""
-    rule = RULES[puzzle.get("rule", "renju")]
+    rule = rule_number(puzzle.get("rule", "renju"))
     brain.send(f"INFO rule {rule}", f"INFO timeout_turn {turn_ms}", "INFO timeout_match 0",
                f"START {puzzle.get('size', 15)}")
     while True:
@@ -93,7 +90,7 @@ def defender_lost(cmd: list[str], puzzle: dict, move: tuple[int, int], verify_ms
     attacker = puzzle["to_move"]
     defender = "white" if attacker == "black" else "black"
     stones[attacker].append(list(move))
-    rule = RULES[puzzle.get("rule", "renju")]
+    rule = rule_number(puzzle.get("rule", "renju"))
     size = puzzle.get("size", 15)
     board = Board(size)
     for colour, name in ((BLACK, "black"), (WHITE, "white")):
