@@ -11,6 +11,7 @@ import unittest
 from pathlib import Path
 
 import deep_vcf
+import puzzles
 
 from .common import GORIN, NEEDS_GORIN, SCRIPTS
 
@@ -75,6 +76,32 @@ class Mining(unittest.TestCase):
         self.assertEqual(len(p["black"]), len(p["white"]))
         self.assertIn(p["winning_first_moves"][0], ([10, 7], [6, 7]))
         self.assertIn("7-p6", p["id"])
+
+
+
+@unittest.skipUnless(GORIN.exists(), NEEDS_GORIN)
+class OtherWinningMoves(unittest.TestCase):
+    """puzzles.py's check of a move not listed as winning, on the position of ply 6 of GAME
+    (black h8 i8 j8 on row 8, freestyle, black to move)."""
+
+    PUZZLE = {"id": "t", "rule": "freestyle", "size": 15, "to_move": "black",
+              "black": [[7, 7], [8, 7], [9, 7]], "white": [[6, 6], [0, 14], [14, 0]],
+              "winning_first_moves": [[10, 7]]}
+
+    def test_a_four_whose_block_is_forced_is_played_through_to_the_five(self):
+        # The other end of the three: white's block comes without a search report, then
+        # black's five.
+        self.assertTrue(puzzles.defender_lost([str(GORIN)], self.PUZZLE, (6, 7), 300))
+
+    def test_a_move_that_lets_the_win_go_is_not_counted(self):
+        self.assertFalse(puzzles.defender_lost([str(GORIN)], self.PUZZLE, (0, 0), 300))
+
+    def test_a_quiet_move_beside_an_open_four_still_wins(self):
+        # Black's open four stands; the quiet move keeps it. White's block of one end is
+        # answered at once (no report), black's five at the other end ends it.
+        puzzle = dict(self.PUZZLE, black=[[7, 7], [8, 7], [9, 7], [10, 7]],
+                      white=[[6, 6], [0, 14], [14, 0], [14, 14]])
+        self.assertTrue(puzzles.defender_lost([str(GORIN)], puzzle, (3, 3), 300))
 
 
 if __name__ == "__main__":
