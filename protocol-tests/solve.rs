@@ -13,18 +13,22 @@ const LONG_VCF: &str = "7,7 7,5 6,8 8,7 8,3 8,8 8,6 9,5 6,5 7,4 6,6 6,7 5,7 7,6 
 const FIRST: &str = "3,8";
 const PLIES: usize = 19;
 
-fn solve(args: &[&str], input: &str) -> Output {
+/// The binary with `args`, `input` on stdin (then end of input), its whole output.
+fn run(args: &[&str], input: &str) -> Output {
     let mut child = Command::new(env!("CARGO_BIN_EXE_pbrain-gorin"))
-        .arg("solve")
         .args(args)
         .env_remove("RUST_LOG")
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
-        .expect("run pbrain-gorin solve");
+        .expect("run pbrain-gorin");
     child.stdin.take().expect("stdin").write_all(input.as_bytes()).expect("write stdin");
-    child.wait_with_output().expect("solve output")
+    child.wait_with_output().expect("pbrain-gorin output")
+}
+
+fn solve(args: &[&str], input: &str) -> Output {
+    run(&[&["solve"], args].concat(), input)
 }
 
 fn moves(text: &str) -> Vec<(i64, i64)> {
@@ -94,14 +98,7 @@ fn brain_plays_a_long_vcf_from_its_root_solver() {
         input.push_str(&format!("{x},{y},{}\n", if own { 1 } else { 2 }));
     }
     input.push_str("DONE\n");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_pbrain-gorin"))
-        .env_remove("RUST_LOG")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("run the brain");
-    child.stdin.take().expect("stdin").write_all(input.as_bytes()).expect("write");
-    let out = child.wait_with_output().expect("brain output");
+    let out = run(&[], &input);
     let text = String::from_utf8(out.stdout).expect("utf-8");
     let reports: Vec<&str> = text.lines().filter(|l| l.starts_with("MESSAGE depth")).collect();
     assert!(

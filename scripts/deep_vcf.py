@@ -45,22 +45,18 @@ def far_point(moves: list[list[int]], size: int) -> list[int] | None:
     return best if best_d >= TEMPO_DISTANCE else None
 
 
-def is_tempo(moves: list[list[int]], size: int) -> bool:
-    """Whether the last stone is a lost tempo's (as far from the others as `far_point` puts it)."""
-    return len(moves) > 1 and far_point(moves[:-1], size) == moves[-1]
-
-
-def positions(game: dict, tempo: bool = False) -> list[list[list[int]]]:
-    """Each position of a game from the end of its opening on (moves from black's first).
-    With `tempo`, each is followed by its side to move's stone on the farthest point instead of
-    its move: the opponent moves, and its VCFs that the move in the game had to stop show."""
+def positions(game: dict, tempo: bool = False) -> list[tuple[list[list[int]], bool]]:
+    """Each position of a game from the end of its opening on (moves from black's first), with
+    whether it is a lost tempo's. With `tempo`, each is followed by its side to move's stone on
+    the farthest point instead of its move: the opponent moves, and its VCFs that the move in
+    the game had to stop show."""
     moves = [list(m) for m in game.get("opening", [])] + [list(m) for m in game["moves"]]
     first = len(game.get("opening", []))
     out = []
     for k in range(max(first, 1), len(moves)):
-        out.append(moves[:k])
+        out.append((moves[:k], False))
         if tempo and (p := far_point(moves[:k], int(game.get("size", 15)))) is not None:
-            out.append([*moves[:k], p])
+            out.append(([*moves[:k], p], True))
     return out
 
 
@@ -87,7 +83,7 @@ def game_id(game: dict) -> str:
     return str(game.get("game", game.get("file", "")))
 
 
-def puzzle(source: str, game: dict, moves: list[list[int]], plies: int, nodes: int,
+def puzzle(source: str, game: dict, moves: list[list[int]], tempo: bool, plies: int, nodes: int,
            line: list[list[int]]) -> dict:
     rule = rule_of(game)
     return {
@@ -101,7 +97,7 @@ def puzzle(source: str, game: dict, moves: list[list[int]], plies: int, nodes: i
         "witness_line": line,
         "vcf_plies": plies,
         "solver_nodes": nodes,
-        "tempo": is_tempo(moves, int(game.get("size", 15))),
+        "tempo": tempo,
     }
 
 
@@ -112,15 +108,15 @@ def mine(path: Path, cmd: list[str], nodes: int, min_plies: int, min_nodes: int,
     games = games[:limit] if limit else games
     found: list[dict] = []
     stats = {"positions": 0, "win": 0, "unknown": 0}
-    by_kind: dict[tuple[int, int], list[tuple[dict, list[list[int]]]]] = {}
+    by_kind: dict[tuple[int, int], list[tuple[dict, list[list[int]], bool]]] = {}
     for g in games:
-        for moves in positions(g, tempo):
-            by_kind.setdefault((rule_of(g), int(g.get("size", 15))), []).append((g, moves))
+        for moves, passed in positions(g, tempo):
+            by_kind.setdefault((rule_of(g), int(g.get("size", 15))), []).append((g, moves, passed))
     for (rule, size), items in by_kind.items():
-        lines = [" ".join(f"{x},{y}" for x, y in moves) for _, moves in items]
+        lines = [" ".join(f"{x},{y}" for x, y in moves) for _, moves, _ in items]
         answers = solve_all(cmd, rule, size, nodes, lines)
         kept: set[tuple[int, str]] = set()
-        for (g, moves), answer in zip(items, answers):
+        for (g, moves, passed), answer in zip(items, answers):
             stats["positions"] += 1
             stats["unknown"] += answer.startswith("unknown")
             got = parse_answer(answer)
@@ -134,7 +130,7 @@ def mine(path: Path, cmd: list[str], nodes: int, min_plies: int, min_nodes: int,
                 continue
             kept.add((game_id(g), side))
             seen.add(key)
-            found.append(puzzle(path.stem, g, moves, plies, spent, line))
+            found.append(puzzle(path.stem, g, moves, passed, plies, spent, line))
     return found, stats
 
 

@@ -24,14 +24,15 @@ GAME = {"game": 7, "size": 15, "rule": 0, "opening": [[7, 7], [6, 6]],
 class Positions(unittest.TestCase):
     def test_each_position_from_the_end_of_the_opening(self):
         got = deep_vcf.positions(GAME)
-        self.assertEqual([len(m) for m in got], [2, 3, 4, 5, 6, 7, 8])
-        self.assertEqual(got[0], [[7, 7], [6, 6]])
+        self.assertEqual([len(m) for m, _ in got], [2, 3, 4, 5, 6, 7, 8])
+        self.assertEqual(got[0], ([[7, 7], [6, 6]], False))
+        self.assertFalse(any(tempo for _, tempo in got))
 
     def test_a_lost_tempo_follows_each_position_where_a_far_point_is_left(self):
         got = deep_vcf.positions(GAME, tempo=True)
         plain = deep_vcf.positions(GAME)
-        self.assertEqual([m for m in got if not deep_vcf.is_tempo(m, 15)], plain)
-        passed = [(got[i - 1], m) for i, m in enumerate(got) if deep_vcf.is_tempo(m, 15)]
+        self.assertEqual([(m, t) for m, t in got if not t], plain)
+        passed = [(got[i - 1][0], m) for i, (m, t) in enumerate(got) if t]
         self.assertGreaterEqual(len(passed), 3)
         for before, after in passed:
             self.assertEqual(after[:-1], before)
