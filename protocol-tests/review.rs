@@ -199,8 +199,9 @@ fn play_reviews_the_game_just_played() {
         .stderr(Stdio::piped())
         .spawn()
         .expect("start play");
-    // End of input after `review` quits play mode.
-    child.stdin.take().unwrap().write_all(b"h8\nh9\nreview\n").unwrap();
+    // End of input after `review` quits play mode. The second move is far from the engine's
+    // candidates (it answers near the stones), so it is never taken before we play it.
+    child.stdin.take().unwrap().write_all(b"h8\na1\nreview\n").unwrap();
     let out = child.wait_with_output().expect("play exits");
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let text = String::from_utf8_lossy(&out.stdout);

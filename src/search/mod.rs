@@ -170,6 +170,17 @@ fn move_cap(depth: i32, busy: bool) -> usize {
     }
 }
 
+/// How many moves a quiet node (no four or open three on the board) one ply or more below the
+/// root searches at most: 3 + depth^1.32, Rapfi's move-count limit, well under `move_cap`'s at
+/// middle depths (9 against 18 at depth 4) and applied one ply higher. The moves it drops come
+/// after the table's move, the killers and the best-ordered points; the depth it frees goes to
+/// the lines that matter. In self-play at 100 ms a move (300 games each, against the move cap
+/// alone): freestyle +40 +/- 40 Elo, standard +34 +/- 40; renju even. Half of it where the
+/// evaluation is not improving, as Rapfi does, lost (-24 +/- 39).
+fn quiet_move_limit(depth: i32) -> usize {
+    (3.0 + (depth.max(1) as f64).powf(1.32)).round() as usize
+}
+
 /// Whether either side has a four or an open three on the board.
 fn is_busy(b: &Board) -> bool {
     [Color::Black, Color::White]
@@ -744,7 +755,11 @@ impl<'a> Searcher<'a> {
         let alpha_orig = alpha;
         let mut best_score = -INF;
         let mut best_move = Pos::NONE;
-        let cap = if ply >= 2 { move_cap(depth, is_busy(b)) } else { usize::MAX };
+        let busy = is_busy(b);
+        let mut cap = if ply >= 2 { move_cap(depth, busy) } else { usize::MAX };
+        if ply >= 1 && !busy {
+            cap = cap.min(quiet_move_limit(depth));
+        }
         for i in 0..moves.len() {
             if i >= cap && best_score > -WIN_THRESHOLD {
                 break;

@@ -306,6 +306,12 @@ fn move_caps_follow_depth_and_tension() {
     assert_eq!(*quiet.last().unwrap(), 32, "the quiet cap is bounded");
     assert!(quiet.windows(2).all(|w| w[0] <= w[1]), "more depth never searches fewer moves");
     assert!((1..=12).all(|d| move_cap(d, false) >= move_cap(d, true)));
+    let limit: Vec<usize> = (1..=40).map(quiet_move_limit).collect();
+    assert_eq!(limit[..4], [4, 5, 7, 9]);
+    assert_eq!(limit[7], 19);
+    assert!(limit.windows(2).all(|w| w[0] <= w[1]), "more depth never searches fewer moves");
+    assert!((4..=12).all(|d| quiet_move_limit(d) < move_cap(d, false)), "tighter at middle depths");
+    assert!((16..=40).all(|d| quiet_move_limit(d) >= move_cap(d, false)), "the cap bounds deep nodes");
 }
 
 #[test]
