@@ -1,15 +1,16 @@
 #!/usr/bin/env python3
-"""Counts white's renju wins by forbidden points in a match.py JSONL file (`--jsonl`).
+"""Counts white's renju wins by forbidden points in match.py JSONL files (`--jsonl`).
 
 A white win counts as a trap when, before black's last move, white had exactly one five point
 (a four) and that point was forbidden for black, so black could not block; a black foul
 (forbidden move) counts separately. Needs the PyPI package `renju` as an independent judge.
 
-    python3 scripts/renju_traps.py games.jsonl
+    python3 scripts/renju_traps.py games.jsonl [more.jsonl ...]
 """
 
 from __future__ import annotations
 
+import argparse
 import json
 import sys
 
@@ -38,33 +39,43 @@ def five_points(grid: list[list[int]], colour: int, size: int) -> set[tuple[int,
     return points
 
 
+def read_games(paths: list[str]) -> list[dict]:
+    games = []
+    for path in paths:
+        with open(path, encoding="utf-8") as f:
+            games += [json.loads(line) for line in f if line.strip()]
+    return games
+
+
 def main() -> int:
-    if len(sys.argv) != 2:
-        print(__doc__)
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("jsonl", nargs="+", help="match.py or gauntlet.py game records")
+    args = ap.parse_args()
+    try:
+        all_games = read_games(args.jsonl)
+    except (OSError, ValueError) as e:
+        print(f"renju_traps: {e}", file=sys.stderr)
         return 2
     # Per engine (the winner, playing white): white wins, by a black foul, by a trap.
     tally: dict[str, list[int]] = {}
-    games = 0
-    with open(sys.argv[1], encoding="utf-8") as f:
-        for line in f:
-            game = json.loads(line)
-            games += 1
-            if game.get("winner_colour") != "white":
-                continue
-            counts = tally.setdefault(game.get("winner") or game.get("white", "white"), [0, 0, 0])
-            counts[0] += 1
-            if game.get("kind") != "five":
-                counts[1] += 1
-                continue
-            size = game["size"]
-            stones = game["opening"] + game["moves"]
-            grid = [[0] * size for _ in range(size)]
-            for i, (x, y) in enumerate(stones[:-2]):  # before black's last move
-                grid[x][y] = 1 if i % 2 == 0 else 2
-            fours = five_points(grid, 2, size)
-            if len(fours) == 1:
-                (x, y), = fours
-                counts[2] += get_foul_type(grid, x, y) != 0
+    games = len(all_games)
+    for game in all_games:
+        if game.get("winner_colour") != "white":
+            continue
+        counts = tally.setdefault(game.get("winner") or game.get("white", "white"), [0, 0, 0])
+        counts[0] += 1
+        if game.get("kind") != "five":
+            counts[1] += 1
+            continue
+        size = game["size"]
+        stones = game["opening"] + game["moves"]
+        grid = [[0] * size for _ in range(size)]
+        for i, (x, y) in enumerate(stones[:-2]):  # before black's last move
+            grid[x][y] = 1 if i % 2 == 0 else 2
+        fours = five_points(grid, 2, size)
+        if len(fours) == 1:
+            (x, y), = fours
+            counts[2] += get_foul_type(grid, x, y) != 0
     print(f"games: {games}")
     for name, (wins, fouls, traps) in sorted(tally.items()):
         print(f"{name} as white: {wins} wins; by a black foul: {fouls}; "
