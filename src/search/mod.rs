@@ -175,8 +175,9 @@ fn move_cap(depth: i32, busy: bool) -> usize {
 /// middle depths (9 against 18 at depth 4) and applied one ply higher. The moves it drops come
 /// after the table's move, the killers and the best-ordered points; the depth it frees goes to
 /// the lines that matter. In self-play at 100 ms a move (300 games each, against the move cap
-/// alone): freestyle +40 +/- 40 Elo, standard +34 +/- 40; renju even. Half of it where the
-/// evaluation is not improving, as Rapfi does, lost (-24 +/- 39).
+/// alone): freestyle +40 +/- 40 Elo, standard +34 +/- 40; renju even. A tighter 0.7 of it
+/// lost (-24 +/- 39); 0.8 of it where the static value is not above its value two plies up
+/// (Rapfi halves it there) was even against this one (-4 and +6 +/- 39, freestyle and renju).
 fn quiet_move_limit(depth: i32) -> usize {
     (3.0 + (depth.max(1) as f64).powf(1.32)).round() as usize
 }
