@@ -24,6 +24,7 @@ from pathlib import Path
 from gorinkit.paths import DEFAULT_ENGINE
 from gorinkit.referee import RULE_KEYS, rule_number
 
+
 def rule_of(game: dict) -> int:
     """A record's rule as an INFO rule value (records give the number or its name)."""
     return rule_number(game.get("rule", 0))
@@ -52,10 +53,11 @@ def positions(game: dict, tempo: bool = False) -> list[tuple[list[list[int]], bo
     the game had to stop show."""
     moves = [list(m) for m in game.get("opening", [])] + [list(m) for m in game["moves"]]
     first = len(game.get("opening", []))
+    size = int(game.get("size", 15))
     out = []
     for k in range(max(first, 1), len(moves)):
         out.append((moves[:k], False))
-        if tempo and (p := far_point(moves[:k], int(game.get("size", 15)))) is not None:
+        if tempo and (p := far_point(moves[:k], size)) is not None:
             out.append(([*moves[:k], p], True))
     return out
 

@@ -14,29 +14,19 @@ import argparse
 import json
 import sys
 
-from renju.check_forbid import get_foul_type  # type: ignore
-
-DIRECTIONS = ((1, 0), (0, 1), (1, 1), (1, -1))
+from gorinkit.referee import BLACK, RENJU, RENJU_PACKAGE, WHITE, Board
 
 
-def five_points(grid: list[list[int]], colour: int, size: int) -> set[tuple[int, int]]:
-    """Empty points where `colour` (1 black: exactly five, 2 white: five or more) makes five."""
-    points = set()
-    for x in range(size):
-        for y in range(size):
-            if grid[x][y]:
-                continue
-            for dx, dy in DIRECTIONS:
-                run = 1
-                for sign in (1, -1):
-                    k = 1
-                    while (0 <= x + sign * k * dx < size and 0 <= y + sign * k * dy < size
-                           and grid[x + sign * k * dx][y + sign * k * dy] == colour):
-                        run += 1
-                        k += 1
-                if run == 5 or (colour == 2 and run > 5):
-                    points.add((x, y))
-    return points
+def is_trap(game: dict) -> bool:
+    """Whether white's winning five came from a four whose one five point black could not take:
+    the point was forbidden for black before black's last move."""
+    board = Board(game["size"])
+    stones = game["opening"] + game["moves"]
+    for i, (x, y) in enumerate(stones[:-2]):  # before black's last move
+        board.place(x, y, BLACK if i % 2 == 0 else WHITE)
+    fives = [(x, y) for y in range(board.height) for x in range(board.width)
+             if not board.get(x, y) and board.wins(x, y, WHITE, RENJU)]
+    return len(fives) == 1 and board.renju_foul(*fives[0]) is not None
 
 
 def read_games(paths: list[str]) -> list[dict]:
@@ -51,6 +41,9 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("jsonl", nargs="+", help="match.py or gauntlet.py game records")
     args = ap.parse_args()
+    if not RENJU_PACKAGE:
+        print("renju_traps: needs the PyPI package renju (pip install renju)", file=sys.stderr)
+        return 2
     try:
         all_games = read_games(args.jsonl)
     except (OSError, ValueError) as e:
@@ -67,15 +60,7 @@ def main() -> int:
         if game.get("kind") != "five":
             counts[1] += 1
             continue
-        size = game["size"]
-        stones = game["opening"] + game["moves"]
-        grid = [[0] * size for _ in range(size)]
-        for i, (x, y) in enumerate(stones[:-2]):  # before black's last move
-            grid[x][y] = 1 if i % 2 == 0 else 2
-        fours = five_points(grid, 2, size)
-        if len(fours) == 1:
-            (x, y), = fours
-            counts[2] += get_foul_type(grid, x, y) != 0
+        counts[2] += is_trap(game)
     print(f"games: {games}")
     for name, (wins, fouls, traps) in sorted(tally.items()):
         print(f"{name} as white: {wins} wins; by a black foul: {fouls}; "

@@ -22,17 +22,18 @@ DIRECTIONS = ((1, 0), (0, 1), (1, 1), (1, -1))
 RULE_NAMES = {0: "freestyle", 1: "standard (exact five)", 4: "renju", 8: "caro", 9: "caro exact five"}
 # The one-word names puzzle and game files use for the rules.
 RULE_KEYS = {0: "freestyle", 1: "standard", 4: "renju", 8: "caro", 9: "caro-exact"}
+_RULE_BY_KEY = {name: number for number, name in RULE_KEYS.items()}
+RENJU = 4
+RENJU_DRAW_EMPTY = 25  # renju: a draw when this many empty points or fewer are left
+MIN_SIZE, MAX_SIZE = 5, 32
+SGF_LETTERS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
 
 def rule_number(rule: int | str) -> int:
     """An INFO rule value from a record's rule: the number itself, or its `RULE_KEYS` name."""
     if isinstance(rule, str) and not rule.isdigit():
-        return {name: number for number, name in RULE_KEYS.items()}[rule]
+        return _RULE_BY_KEY[rule]
     return int(rule)
-RENJU = 4
-RENJU_DRAW_EMPTY = 25  # renju: a draw when this many empty points or fewer are left
-MIN_SIZE, MAX_SIZE = 5, 32
-SGF_LETTERS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
 try:  # optional referee for renju double-three / double-four
     import renju.check_forbid as _cf  # type: ignore

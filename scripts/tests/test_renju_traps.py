@@ -10,14 +10,9 @@ import tempfile
 import unittest
 from pathlib import Path
 
+from gorinkit.referee import RENJU_PACKAGE
+
 from .common import SCRIPTS
-
-try:
-    import renju  # type: ignore  # noqa: F401
-
-    HAVE_RENJU = True
-except ImportError:
-    HAVE_RENJU = False
 
 # Black's row 0 (1-3 and 5-6) makes (4,0) an overline for black; white's column 4 (rows 1-4),
 # blocked at (4,5), has that point as its only five. Black plays elsewhere and white wins there.
@@ -37,7 +32,7 @@ def run(*paths: str) -> subprocess.CompletedProcess:
                           capture_output=True, text=True, timeout=60)
 
 
-@unittest.skipUnless(HAVE_RENJU, "needs the PyPI package renju (pip install renju)")
+@unittest.skipUnless(RENJU_PACKAGE, "needs the PyPI package renju (pip install renju)")
 class Traps(unittest.TestCase):
     def test_counts_traps_and_fouls_over_several_files(self):
         with tempfile.TemporaryDirectory() as tmp:
