@@ -22,7 +22,7 @@ import sys
 from pathlib import Path
 
 from gorinkit.paths import DEFAULT_ENGINE
-from gorinkit.referee import RULE_KEYS, rule_number
+from gorinkit.referee import RULE_KEYS, read_jsonl, rule_number
 
 
 def rule_of(game: dict) -> int:
@@ -105,8 +105,7 @@ def puzzle(source: str, game: dict, moves: list[list[int]], tempo: bool, plies: 
 
 def mine(path: Path, cmd: list[str], nodes: int, min_plies: int, min_nodes: int, seen: set, limit: int,
          tempo: bool) -> tuple[list[dict], dict]:
-    with path.open(encoding="utf-8") as f:
-        games = [json.loads(line) for line in f if line.strip()]
+    games = read_jsonl(path)
     games = games[:limit] if limit else games
     found: list[dict] = []
     stats = {"positions": 0, "win": 0, "unknown": 0}

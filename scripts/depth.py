@@ -19,7 +19,6 @@ once, the brains run one after another on each position and a table sets them si
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import re
 import shlex
@@ -30,7 +29,7 @@ import time
 from gorinkit.brain import Brain
 from gorinkit.paths import DEFAULT_ENGINE, OPENINGS
 from gorinkit.protocol import board_command
-from gorinkit.referee import read_openings
+from gorinkit.referee import read_jsonl, read_openings
 
 DEFAULT_OPENINGS = str(OPENINGS / "gorin_freestyle_15.txt")
 DEFAULT_GAMES = (os.path.join(os.environ["GORIN_DATA"], "gomocup2016_games.jsonl")
@@ -54,8 +53,7 @@ def positions(openings: str, games_file: str | None, games: int,
         out.append((f"opening {i + 1}", 15, opening))
     if not games_file:
         return out
-    with open(games_file, encoding="utf-8") as f:
-        records = [json.loads(line) for line in f if line.strip()]
+    records = read_jsonl(games_file)
     step = max(1, len(records) // max(1, games))
     for rec in records[::step][:games]:
         moves = [tuple(m) for m in rec["moves"]]

@@ -152,11 +152,6 @@ def make_games(a: argparse.Namespace) -> int:
                            "--size", str(SIZE), "-j", "1", "--out", str(out.with_suffix(""))])
 
 
-def read_games(path: str) -> list[dict]:
-    with open(path, encoding="utf-8") as f:
-        return [json.loads(line) for line in f if line.strip()]
-
-
 def game_moves(game: dict) -> list[Point]:
     return [tuple(m) for m in game["opening"] + game["moves"]]
 
@@ -204,7 +199,7 @@ def make_forbidden(a: argparse.Namespace) -> int:
     if not referee.RENJU_PACKAGE:
         sys.stderr.write("make_data.py forbidden needs the PyPI package `renju` (pip install renju==0.1.0)\n")
         return 2
-    games = read_games(a.games)
+    games = referee.read_jsonl(a.games)
     gorin = Gorin(a.engine, 1000, RENJU)
     candidates: list[tuple[int, dict]] = []  # (the rarest new kind's rank, record)
     positions = disagreements = 0
@@ -413,7 +408,7 @@ def chain_plies(f: Fours, line: list[Point], attacker: int, threats: set[Point])
 
 
 def make_vcf(a: argparse.Namespace) -> int:
-    games = read_games(a.games)
+    games = referee.read_jsonl(a.games)
     gorin = Gorin(a.engine, a.nodes, RENJU)
     kept, unproved = [], []
     try:

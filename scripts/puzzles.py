@@ -17,7 +17,6 @@ longer VCT to the listed VCF). Prints both counts, the solve rate and the median
 from __future__ import annotations
 
 import argparse
-import json
 import shlex
 import statistics
 import sys
@@ -26,7 +25,7 @@ import time
 from gorinkit.brain import Brain, BrainDied
 from gorinkit.paths import DEFAULT_ENGINE, SHIPPED_DATA
 from gorinkit.protocol import is_chatter, parse_move, stones_body
-from gorinkit.referee import BLACK, WHITE, Board, rule_number
+from gorinkit.referee import BLACK, WHITE, Board, read_jsonl, rule_number
 
 DEFAULT_FILE = str(SHIPPED_DATA / "renju_vcf_selfplay.jsonl")
 
@@ -132,8 +131,7 @@ def main() -> int:
     ap.add_argument("--target", type=float, default=97.0, help="solve rate (%%) to pass")
     args = ap.parse_args()
     cmd = shlex.split(args.engine)
-    with open(args.file, encoding="utf-8") as f:
-        puzzles = [json.loads(line) for line in f if line.strip()]
+    puzzles = read_jsonl(args.file)
     if args.limit:
         puzzles = puzzles[: args.limit]
     listed = proved = 0

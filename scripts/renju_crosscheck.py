@@ -72,7 +72,6 @@ Python 3 standard library + the PyPI package `renju`.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import random
 import sys
@@ -277,11 +276,7 @@ def load_jsonl(shipped: list[str], public: str) -> list[dict]:
     paths = [os.path.join(SHIPPED, name) for name in shipped]
     if PUBLIC:
         paths.append(os.path.join(PUBLIC, public))
-    records = []
-    for path in paths:
-        with open(path) as f:
-            records += [json.loads(line) for line in f if line.strip()]
-    return records
+    return referee.read_jsonl(*paths)
 
 
 # ---- the package's side of one position (runs in a worker with -j > 1) ---------------------------

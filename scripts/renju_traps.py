@@ -11,10 +11,9 @@ A white win counts as a trap when, before black's last move, white had exactly o
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 
-from gorinkit.referee import BLACK, RENJU, RENJU_PACKAGE, WHITE, Board
+from gorinkit.referee import BLACK, RENJU, RENJU_PACKAGE, WHITE, Board, read_jsonl
 
 
 def is_trap(game: dict) -> bool:
@@ -29,14 +28,6 @@ def is_trap(game: dict) -> bool:
     return len(fives) == 1 and board.renju_foul(*fives[0]) is not None
 
 
-def read_games(paths: list[str]) -> list[dict]:
-    games = []
-    for path in paths:
-        with open(path, encoding="utf-8") as f:
-            games += [json.loads(line) for line in f if line.strip()]
-    return games
-
-
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("jsonl", nargs="+", help="match.py or gauntlet.py game records")
@@ -45,7 +36,7 @@ def main() -> int:
         print("renju_traps: needs the PyPI package renju (pip install renju)", file=sys.stderr)
         return 2
     try:
-        all_games = read_games(args.jsonl)
+        all_games = read_jsonl(*args.jsonl)
     except (OSError, ValueError) as e:
         print(f"renju_traps: {e}", file=sys.stderr)
         return 2

@@ -5,7 +5,7 @@ optional, imported only for `--ray`).
 - `cli`: the command line the measuring scripts share (`--engine`, defaults shown in --help).
 - `brain`: a Gomocup brain as a child process, with a bounded wait on every read and write.
 - `protocol`: the protocol's text: BOARD bodies, moves, MESSAGE/DEBUG chatter.
-- `referee`: board, wins per rule, renju forbidden moves, openings, SGF/PSQ records.
+- `referee`: board, wins per rule, renju forbidden moves, openings, SGF/PSQ records, JSON-lines record files.
 - `brainkit`: the protocol loop of the baseline brains (greedy.py, random_brain.py, the tests' fakes).
 - `matchplay`: a match between two brains (match.py; gen_games.py, selfplay.py and soak.py reuse it).
 - `gauntlet`: each Gomocup league against a list of opponents; table and SVG chart (gauntlet.py).

@@ -30,7 +30,7 @@ from pathlib import Path
 from . import matchplay
 from .brain import out
 from .paths import DEFAULT_ENGINE, OPENINGS, SCRIPTS
-from .referee import OpeningError
+from .referee import OpeningError, read_jsonl
 
 
 @dataclass(frozen=True)
@@ -242,7 +242,7 @@ def load_finished(c: Config, p: Pairing) -> dict | None:
     games_path = pair_dir(c) / f"{p.stem}.jsonl"
     try:
         meta = json.loads(meta_path.read_text())
-        games = [json.loads(line) for line in games_path.read_text().splitlines() if line.strip()]
+        games = read_jsonl(games_path)
     except (OSError, ValueError):
         return None
     if meta.get("settings") != settings_of(c, p) or len(games) != meta.get("played"):
@@ -268,7 +268,7 @@ def play(c: Config, p: Pairing) -> tuple[dict | None, bool]:
     matchplay.summary(m, elapsed)
     if interrupted:
         return None, True
-    games = [json.loads(line) for line in games_path.read_text().splitlines() if line.strip()]
+    games = read_jsonl(games_path)
     meta = {
         "settings": settings_of(c, p), "played": len(games), "seconds": round(elapsed),
         "over_limit": {m.names[e]: m.stats[e].over_limit for e in (0, 1)},

@@ -12,6 +12,7 @@ Coordinates are (x, y), 0-based, x = column, y = row, origin top-left, as in the
 from __future__ import annotations
 
 import inspect
+import json
 import random
 import sys
 import re
@@ -243,6 +244,15 @@ def parse_opening(line: str, size: int) -> list[tuple[int, int]]:
         if board.wins(x, y, i % 2, 0):
             raise OpeningError(f"stone {i + 1} makes five")
     return moves
+
+
+def read_jsonl(*paths: str | Path) -> list[dict]:
+    """The records of JSON-lines files (games, puzzles, positions), in order; blank lines skipped."""
+    records = []
+    for path in paths:
+        with open(path, encoding="utf-8") as f:
+            records += [json.loads(line) for line in f if line.strip()]
+    return records
 
 
 def read_openings(path: str, size: int) -> list[list[tuple[int, int]]]:
