@@ -21,6 +21,8 @@ MIN_SIDE, MAX_SIDE = 5, 32
 EMPTY, BLACK, WHITE = 0, 1, 2
 FLAG_EXPLORATION = 1
 FLAG_MATE = 2
+# Set by relabel.py: the value is a teacher's, valid even on an exploration move.
+FLAG_TEACHER = 4
 VALUE_LIMIT = 20000
 
 

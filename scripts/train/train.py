@@ -56,10 +56,11 @@ class Stats:
 
 def value_target(recs: np.ndarray, value_scale: float, value_mix: float) -> np.ndarray:
     """(1 - mix) * result (1 win, 0.5 draw, 0 loss) + mix * sigmoid(value / scale); exploration
-    moves carry no search value, so theirs is the result alone."""
+    moves carry no search value, so theirs is the result alone, unless a teacher labelled them."""
     result = (recs["result"].astype(np.float32) + 1) / 2
     search = 1 / (1 + np.exp(-recs["value"].astype(np.float32) / value_scale))
-    mix = np.where(recs["flags"] & records.FLAG_EXPLORATION, 0.0, value_mix).astype(np.float32)
+    no_value = ((recs["flags"] & records.FLAG_EXPLORATION) != 0) & ((recs["flags"] & records.FLAG_TEACHER) == 0)
+    mix = np.where(no_value, 0.0, value_mix).astype(np.float32)
     return (1 - mix) * result + mix * search
 
 

@@ -110,3 +110,17 @@ class TrainTest(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+@unittest.skipUnless(HAS_TORCH, NEEDS_TORCH)
+class ValueTargetTest(unittest.TestCase):
+    def test_teacher_values_count_on_exploration_moves(self) -> None:
+        from train import train
+        recs = np.zeros(4, records.record_dtype(5, 5))
+        recs["value"] = 600
+        recs["result"] = -1
+        recs["flags"] = [0, records.FLAG_EXPLORATION, records.FLAG_EXPLORATION | records.FLAG_TEACHER,
+                         records.FLAG_TEACHER]
+        t = train.value_target(recs, 600.0, 1.0)
+        teacher = 1 / (1 + np.exp(-1.0))
+        np.testing.assert_allclose(t, [teacher, 0.0, teacher, teacher], rtol=1e-6)
