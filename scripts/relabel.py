@@ -22,7 +22,6 @@ many seconds, so a time-boxed run keeps what it labelled. Python 3 standard libr
 from __future__ import annotations
 
 import argparse
-import math
 import shlex
 import struct
 import sys
@@ -30,7 +29,7 @@ import threading
 import time
 
 from gorinkit.brain import Brain
-from gorinkit.evals import MATE, ask, is_mate, position_lines, score
+from gorinkit.evals import MATE, ask, fit_scale, is_mate, position_lines, score
 
 MAGIC = b"GRN1"
 FILE_HEADER = 8
@@ -89,19 +88,6 @@ def positions(recs: list[bytes]) -> list[list[list[int]] | None]:
         out.append(moves)
         prev = (ply, moves, move)
     return out
-
-
-def fit_scale(pairs: list[tuple[float, float]]) -> float:
-    """The logistic scale under which the teacher's evaluations best predict the results."""
-
-    def loss(s: float) -> float:
-        total = 0.0
-        for e, y in pairs:
-            p = min(max(1.0 / (1.0 + math.exp(-e / s)), 1e-9), 1 - 1e-9)
-            total -= y * math.log(p) + (1 - y) * math.log(1 - p)
-        return total / len(pairs)
-
-    return min(range(25, 3001, 25), key=loss)
 
 
 def relabelled(rec: bytes, ev: str, scale: float, value_scale: float) -> bytes:

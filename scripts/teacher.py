@@ -29,7 +29,7 @@ import sys
 import threading
 
 from gorinkit.brain import Brain
-from gorinkit.evals import ask, is_mate, position_lines
+from gorinkit.evals import ask, fit_scale, is_mate, position_lines
 
 def read_games(paths: list[str]) -> list[tuple[int, list[list[int]], str | None]]:
     """(size, moves, winner colour or None) per game; records without moves are skipped."""
@@ -73,20 +73,7 @@ def pick_spots(
 def probability(ev: str, scale: float) -> float:
     if is_mate(ev):
         return 0.0 if ev.startswith("-") else 1.0
-    return 1.0 / (1.0 + math.exp(-float(ev) / scale))
-
-
-def fit_scale(pairs: list[tuple[float, float]]) -> float:
-    """The logistic scale under which the teacher's evaluations best predict the results."""
-
-    def loss(s: float) -> float:
-        total = 0.0
-        for e, y in pairs:
-            p = min(max(1.0 / (1.0 + math.exp(-e / s)), 1e-9), 1 - 1e-9)
-            total -= y * math.log(p) + (1 - y) * math.log(1 - p)
-        return total / len(pairs)
-
-    return min(range(25, 3001, 25), key=loss)
+    return 1.0 / (1.0 + math.exp(max(-60.0, min(60.0, -float(ev) / scale))))
 
 
 def main() -> int:

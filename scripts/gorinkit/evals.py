@@ -7,6 +7,7 @@ A judge's mate score (`+M n` / `-M n`, Rapfi's `Eval`, Gorin's `ev`) becomes +/-
 
 from __future__ import annotations
 
+import math
 import re
 import shlex
 import time
@@ -59,6 +60,21 @@ def ask(brain: Brain, lines: list[str], timeout_s: float) -> tuple[bool, str | N
         elif looks_like_move(line):
             move = parse_move(line)
             return True, ev, None if move is None else list(move)
+
+
+def fit_scale(pairs: list[tuple[float, float]]) -> float:
+    """The logistic scale (25 to 3000, in steps of 25) under which a teacher's evaluations `e`
+    best predict the results `y` (1 win, 0.5 draw, 0 loss) of `(e, y)` pairs. Teachers print
+    evaluations of any size (Rapfi's renju ones pass 20,000), so the exponent is bounded."""
+
+    def loss(s: float) -> float:
+        total = 0.0
+        for e, y in pairs:
+            p = min(max(1.0 / (1.0 + math.exp(max(-60.0, min(60.0, -e / s)))), 1e-9), 1 - 1e-9)
+            total -= y * math.log(p) + (1 - y) * math.log(1 - p)
+        return total / len(pairs)
+
+    return min(range(25, 3001, 25), key=loss)
 
 
 def is_mate(ev: str) -> bool:

@@ -39,6 +39,19 @@ class Probability(unittest.TestCase):
             pairs.append((e, 1.0 if rng.random() < 1 / (1 + 2.718281828 ** (-e / 400)) else 0.0))
         self.assertTrue(300 <= teacher.fit_scale(pairs) <= 500)
 
+    def test_huge_evaluations_neither_overflow_nor_mislead(self) -> None:
+        # Rapfi's renju evaluations pass 20,000 without being mates.
+        self.assertEqual(teacher.probability("-30000", 25), teacher.probability("-90000", 25))
+        self.assertLess(teacher.probability("-30000", 25), 1e-20)
+        import random
+
+        rng = random.Random(4)
+        pairs = [(30000.0, 1.0), (-25000.0, 0.0)] * 20
+        for _ in range(4000):
+            e = rng.uniform(-1500, 1500)
+            pairs.append((e, 1.0 if rng.random() < 1 / (1 + 2.718281828 ** (-e / 400)) else 0.0))
+        self.assertTrue(300 <= teacher.fit_scale(pairs) <= 500)
+
 
 class Spots(unittest.TestCase):
     def test_plies_stay_in_the_asked_window(self) -> None:
