@@ -35,6 +35,7 @@ MAGIC = b"GRN1"
 FILE_HEADER = 8
 RECORD_HEADER = 12
 VALUE_AT = 8
+RESULT_AT = 10
 FLAGS_AT = 11
 FLAG_PROVED = 2
 FLAG_TEACHER = 4
@@ -121,7 +122,11 @@ def main() -> int:
     ap.add_argument("--value-scale", type=float, default=600.0, help="the trainer's --value-scale")
     args = ap.parse_args()
 
-    header, recs = read_records(args.data)
+    try:
+        header, recs = read_records(args.data)
+    except (OSError, ValueError) as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 1
     boards = positions(recs)
     chosen = [i for i in range(0, len(recs), max(1, args.every)) if boards[i] is not None]
     evals: dict[int, str] = {}
@@ -164,7 +169,7 @@ def main() -> int:
         t.join()
     elapsed = time.monotonic() - start
 
-    pairs = [(float(ev), (struct.unpack_from("<b", recs[i], 10)[0] + 1) / 2)
+    pairs = [(float(ev), (struct.unpack_from("<b", recs[i], RESULT_AT)[0] + 1) / 2)
              for i, ev in evals.items() if not is_mate(ev)]
     scale = args.scale or (fit_scale(pairs) if pairs else 200.0)
     with open(args.out, "wb") as out:

@@ -45,6 +45,16 @@ class Records(unittest.TestCase):
         huge = relabel.relabelled(record(2, 12, 0, 1, 0, [1, 2]), "90000", 400, 600)
         self.assertEqual(struct.unpack_from("<h", huge, 8)[0], relabel.VALUE_CAP)
 
+    def test_foreign_and_torn_files_are_refused(self) -> None:
+        with tempfile.TemporaryDirectory() as tmp:
+            path = Path(tmp, "x.grn1")
+            path.write_bytes(b"GRN2" + bytes(4))
+            with self.assertRaisesRegex(ValueError, "not a GRN1 file"):
+                relabel.read_records(str(path))
+            path.write_bytes(b"GRN1" + bytes(4) + record(0, 12, 0, 1, 0, [])[:-1])
+            with self.assertRaisesRegex(ValueError, "torn record at byte 8"):
+                relabel.read_records(str(path))
+
     def test_move_lists_follow_the_game_or_the_cells(self) -> None:
         # A game of three records, then a lone record whose predecessor is missing.
         recs = [record(0, 12, 0, 1, 0, []), record(1, 13, 0, -1, 0, [0] * 12 + [1]),
