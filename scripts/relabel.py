@@ -22,14 +22,11 @@ many seconds, so a time-boxed run keeps what it labelled. Python 3 standard libr
 from __future__ import annotations
 
 import argparse
-import shlex
 import struct
 import sys
-import threading
 import time
 
-from gorinkit.brain import Brain
-from gorinkit.evals import MATE, ask, fit_scale, is_mate, position_lines, score
+from gorinkit.evals import MATE, ask_all, fit_scale, is_mate, position_lines, score
 
 MAGIC = b"GRN1"
 FILE_HEADER = 8
@@ -129,44 +126,15 @@ def main() -> int:
         return 1
     boards = positions(recs)
     chosen = [i for i in range(0, len(recs), max(1, args.every)) if boards[i] is not None]
-    evals: dict[int, str] = {}
-    failures, silent = [], []
-    lock = threading.Lock()
-    next_at = [0]
     start = time.monotonic()
-    timeout_s = args.turn_ms / 1000 + 5
 
-    def work(k: int) -> None:
-        brain = Brain(shlex.split(args.teacher), f"teacher{k}")
-        try:
-            while True:
-                if args.budget_s is not None and time.monotonic() - start > args.budget_s:
-                    return
-                with lock:
-                    if next_at[0] >= len(chosen):
-                        return
-                    i = chosen[next_at[0]]
-                    next_at[0] += 1
-                r = recs[i]
-                time.sleep(args.delay_ms / 1000)
-                lines = position_lines(r[1], boards[i], args.nodes, args.turn_ms, r[0])
-                answered, ev, _ = ask(brain, lines, timeout_s)
-                if not answered:
-                    failures.append(i)
-                    brain.kill()
-                    brain = Brain(shlex.split(args.teacher), f"teacher{k}")
-                elif ev is None:
-                    silent.append(i)
-                else:
-                    evals[i] = ev
-        finally:
-            brain.close()
+    def question(j: int) -> list[str]:
+        r = recs[chosen[j]]
+        return position_lines(r[1], boards[chosen[j]], args.nodes, args.turn_ms, r[0])
 
-    threads = [threading.Thread(target=work, args=(k,)) for k in range(max(1, args.procs))]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
+    answers, silent, failures = ask_all(args.teacher, len(chosen), question, max(1, args.procs),
+                                        args.turn_ms / 1000 + 5, args.delay_ms / 1000, args.budget_s)
+    evals = {chosen[j]: ev for j, ev in answers.items()}
     elapsed = time.monotonic() - start
 
     pairs = [(float(ev), (struct.unpack_from("<b", recs[i], RESULT_AT)[0] + 1) / 2)

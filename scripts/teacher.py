@@ -24,12 +24,9 @@ import argparse
 import json
 import math
 import random
-import shlex
 import sys
-import threading
 
-from gorinkit.brain import Brain
-from gorinkit.evals import ask, fit_scale, is_mate, position_lines
+from gorinkit.evals import ask_all, fit_scale, is_mate, position_lines
 
 def read_games(paths: list[str]) -> list[tuple[int, list[list[int]], str | None]]:
     """(size, moves, winner colour or None) per game; records without moves are skipped."""
@@ -94,37 +91,14 @@ def main() -> int:
 
     games = read_games(args.games)
     spots = pick_spots(games, args.skip_plies, args.max_ply, args.positions, args.seed)
-    results: list[tuple[int, int, str] | None] = [None] * len(spots)
-    failures = []
-    silent = []
-    timeout_s = args.turn_ms / 1000 + 5
 
-    def work(k: int) -> None:
-        brain = Brain(shlex.split(args.teacher), f"teacher{k}")
-        try:
-            for i in range(k, len(spots), args.procs):
-                g, ply = spots[i]
-                size, moves, _ = games[g]
-                answered, ev, _ = ask(brain, position_lines(size, moves[:ply], args.nodes, args.turn_ms), timeout_s)
-                if not answered:
-                    failures.append(i)
-                    brain.kill()
-                    brain = Brain(shlex.split(args.teacher), f"teacher{k}")
-                    continue
-                if ev is None:
-                    silent.append(i)
-                    continue
-                results[i] = (g, ply, ev)
-        finally:
-            brain.close()
+    def question(i: int) -> list[str]:
+        g, ply = spots[i]
+        size, moves, _ = games[g]
+        return position_lines(size, moves[:ply], args.nodes, args.turn_ms)
 
-    threads = [threading.Thread(target=work, args=(k,)) for k in range(max(1, args.procs))]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-
-    labelled = [r for r in results if r is not None]
+    evals, silent, failures = ask_all(args.teacher, len(spots), question, max(1, args.procs), args.turn_ms / 1000 + 5)
+    labelled = [(*spots[i], evals[i]) for i in sorted(evals)]
     pairs = []
     for g, ply, ev in labelled:
         won = to_move_won(games[g][1][:ply], games[g][2])

@@ -10,7 +10,9 @@ from __future__ import annotations
 import math
 import re
 import shlex
+import threading
 import time
+from typing import Callable
 
 from .brain import Brain
 from .protocol import board_command, looks_like_move, parse_move
@@ -75,6 +77,45 @@ def fit_scale(pairs: list[tuple[float, float]]) -> float:
         return total / len(pairs)
 
     return min(range(25, 3001, 25), key=loss)
+
+
+def ask_all(teacher: str, count: int, question: Callable[[int], list[str]], procs: int, timeout_s: float,
+            delay_s: float = 0.0, budget_s: float | None = None) -> tuple[dict[int, str], list[int], list[int]]:
+    """Questions 0..count-1 (`question(i)`: the protocol lines of position i) asked of `procs`
+    teacher processes (`teacher`: shell words), process k taking k, k + procs, ...; each waits
+    `delay_s` before a position, and none takes a new one after `budget_s` seconds. A teacher that
+    does not answer within `timeout_s` is restarted. Returns (the evaluation of every position
+    answered with one, the positions answered without one, the positions not answered)."""
+    evals: dict[int, str] = {}
+    silent: list[int] = []
+    failures: list[int] = []
+    start = time.monotonic()
+
+    def work(k: int) -> None:
+        brain = Brain(shlex.split(teacher), f"teacher{k}")
+        try:
+            for i in range(k, count, procs):
+                if budget_s is not None and time.monotonic() - start > budget_s:
+                    return
+                time.sleep(delay_s)
+                answered, ev, _ = ask(brain, question(i), timeout_s)
+                if not answered:
+                    failures.append(i)
+                    brain.kill()
+                    brain = Brain(shlex.split(teacher), f"teacher{k}")
+                elif ev is None:
+                    silent.append(i)
+                else:
+                    evals[i] = ev
+        finally:
+            brain.close()
+
+    threads = [threading.Thread(target=work, args=(k,)) for k in range(procs)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    return evals, silent, failures
 
 
 def is_mate(ev: str) -> bool:
