@@ -812,6 +812,12 @@ impl Board {
         }
     }
 
+    /// Whether `p` is one of the points `for_each_candidate` visits.
+    #[inline]
+    pub fn is_candidate(&self, p: Pos) -> bool {
+        self.is_empty(p) && self.near[p.index() & SLOT_MASK] > 0
+    }
+
     /// Calls `f` for every empty point on the board.
     pub fn for_each_empty(&self, mut f: impl FnMut(Pos)) {
         for y in 0..self.height {

@@ -743,10 +743,17 @@ impl<'a> Searcher<'a> {
         }
 
         let mut moves = std::mem::take(&mut self.move_lists[ply]);
-        generate_unordered(b, &mut moves, &self.killers[ply], &self.history, tt_move);
-        if moves.is_empty() {
-            self.move_lists[ply] = moves;
-            return b.evaluate();
+        // The table's move goes first without generating the rest, which a cutoff spares.
+        let mut generated = tt_move == Pos::NONE || !movepick::generates(b, tt_move);
+        if generated {
+            generate_unordered(b, &mut moves, &self.killers[ply], &self.history, tt_move);
+            if moves.is_empty() {
+                self.move_lists[ply] = moves;
+                return b.evaluate();
+            }
+        } else {
+            moves.clear();
+            moves.push(Scored { pos: tt_move, score: movepick::TT_MOVE_BONUS });
         }
         let us = b.side_to_move();
         let defending = movepick::under_three_threat(b, us.opp());
@@ -761,7 +768,23 @@ impl<'a> Searcher<'a> {
         if ply >= 1 && !busy {
             cap = cap.min(quiet_move_limit(depth));
         }
-        for i in 0..moves.len() {
+        let mut i = 0;
+        loop {
+            if i == moves.len() {
+                if generated {
+                    break;
+                }
+                generated = true;
+                generate_unordered(b, &mut moves, &self.killers[ply], &self.history, tt_move);
+                // The table's move, searched already, back to the front.
+                match moves.iter().position(|m| m.pos == tt_move) {
+                    Some(j) => moves.swap(0, j),
+                    None => moves.insert(0, Scored { pos: tt_move, score: movepick::TT_MOVE_BONUS }),
+                }
+                if i == moves.len() {
+                    break;
+                }
+            }
             if i >= cap && best_score > -WIN_THRESHOLD {
                 break;
             }
@@ -770,6 +793,7 @@ impl<'a> Searcher<'a> {
             let quiet = !defending && !forcing;
             // Late quiet moves at shallow depth are rarely best once the ordering has spoken.
             if quiet && !pv && depth <= 3 && i >= late_move_limit(depth) && best_score > -WIN_THRESHOLD {
+                i += 1;
                 continue;
             }
             // Threats and defences are reduced too: the cap has already left only a few.
@@ -804,6 +828,7 @@ impl<'a> Searcher<'a> {
                     }
                 }
             }
+            i += 1;
         }
         self.move_lists[ply] = moves;
         let bound = Bound::of(best_score, alpha_orig, beta);

@@ -71,6 +71,21 @@ pub fn pick_next(out: &mut [Scored], i: usize) -> Scored {
     out[i]
 }
 
+/// Whether `generate` lists `p`: the table's move is searched before the others are
+/// generated (it often cuts the node off, and scoring every candidate is a sixth of the
+/// search's time), so it must be one of the moves the node would search anyway.
+pub fn generates(b: &mut Board, p: Pos) -> bool {
+    let us = b.side_to_move();
+    let them = us.opp();
+    if !b.is_candidate(p) {
+        return false;
+    }
+    if under_three_threat(b, them) && b.class(p, us) < Class::Four && b.class(p, them) < Class::Four {
+        return false;
+    }
+    !(b.rule() == Rule::Renju && us == Color::Black) || legal_for(b, p, us)
+}
+
 /// `generate` without the ordering: take the moves with `pick_next`.
 pub fn generate_unordered(
     b: &mut Board,
@@ -202,5 +217,65 @@ mod renju_tests {
         let mut free = Board::from_ascii(text, Rule::Freestyle);
         generate(&mut free, &mut out, &[Pos::NONE; 2], &vec![0; crate::board::MAX_CELLS], Pos::NONE);
         assert!(out.iter().any(|m| m.pos == p));
+    }
+}
+
+#[cfg(test)]
+mod staging_tests {
+    use super::*;
+    use crate::board::splitmix64;
+
+    /// The search plays the table's move before generating the rest only where `generates`
+    /// says `generate` would list it: the two must agree on every point of every position,
+    /// threats and renju's forbidden points included.
+    #[test]
+    fn generates_names_exactly_the_generated_moves() {
+        let history = vec![0; crate::board::MAX_CELLS];
+        let mut seed = 11u64;
+        let (mut positions, mut defending, mut forbidden) = (0, 0, 0);
+        for rule in [Rule::Freestyle, Rule::Standard, Rule::Renju, Rule::CaroOverline] {
+            // Renju's forbidden points need crowded positions: more and longer games.
+            let (games, width) = if rule == Rule::Renju { (40, 30) } else { (10, 4) };
+            for _ in 0..games {
+                let mut b = Board::new(15, 15, rule);
+                b.make(b.pos(7, 7).unwrap());
+                let mut out = Vec::new();
+                for _ in 0..80 {
+                    let us = b.side_to_move();
+                    if b.class_count(us.opp(), Class::Five) > 0 || b.class_count(us, Class::Five) > 0 {
+                        break;
+                    }
+                    generate(&mut b, &mut out, &[Pos::NONE; 2], &history, Pos::NONE);
+                    if out.is_empty() {
+                        break;
+                    }
+                    positions += 1;
+                    let under = under_three_threat(&b, us.opp());
+                    defending += under as usize;
+                    for y in 0..15 {
+                        for x in 0..15 {
+                            let p = b.pos(x, y).unwrap();
+                            let listed = out.iter().any(|m| m.pos == p);
+                            assert_eq!(generates(&mut b, p), listed, "{rule:?} at {:?}", b.xy(p));
+                            if rule == Rule::Renju
+                                && us == Color::Black
+                                && b.is_candidate(p)
+                                && !listed
+                                && !under
+                            {
+                                forbidden += (!legal_for(&mut b, p, us)) as usize;
+                            }
+                        }
+                    }
+                    // Mostly good moves, so that threes and fours appear; in renju wider, so
+                    // that black's lines cross.
+                    let pick = (splitmix64(&mut seed) % out.len().min(width) as u64) as usize;
+                    b.make(out[pick].pos);
+                }
+            }
+        }
+        assert!(positions > 500, "{positions} positions");
+        assert!(defending > 10, "only {defending} positions under an open three");
+        assert!(forbidden > 5, "{forbidden} forbidden points in quiet positions");
     }
 }
