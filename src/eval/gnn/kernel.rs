@@ -41,6 +41,46 @@ impl Kernel {
             Kernel::Avx2 => unsafe { replace_avx2(sums, add, sub, top) },
         }
     }
+
+    /// `out[j] = sum over d of x[d] * w[j * DIM + d]` for every row j of `w` (the value's
+    /// first layer), exact in i32: the caller keeps every such sum within i32
+    /// (`Gnn::check_bounds`), and so are its partial sums, whatever their order.
+    #[inline]
+    pub fn dots(self, x: &[i16; DIM], w: &[i16], out: &mut [i32]) {
+        assert!(w.len() >= out.len() * DIM);
+        match self {
+            Kernel::Scalar => dots_scalar(x, w, out),
+            // Safety: as for `replace`; `w` holds a row of DIM numbers for every output.
+            #[cfg(target_arch = "x86_64")]
+            Kernel::Avx2 => unsafe { dots_avx2(x, w, out) },
+        }
+    }
+}
+
+fn dots_scalar(x: &[i16; DIM], w: &[i16], out: &mut [i32]) {
+    for (j, o) in out.iter_mut().enumerate() {
+        *o = x.iter().zip(&w[j * DIM..(j + 1) * DIM]).map(|(&a, &b)| i32::from(a) * i32::from(b)).sum();
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn dots_avx2(x: &[i16; DIM], w: &[i16], out: &mut [i32]) {
+    use std::arch::x86_64::*;
+    let x0 = _mm256_loadu_si256(x.as_ptr() as *const __m256i);
+    let x1 = _mm256_loadu_si256(x.as_ptr().add(16) as *const __m256i);
+    for (j, o) in out.iter_mut().enumerate() {
+        let row = w.as_ptr().add(j * DIM);
+        // Pairs of products summed in i32 (no pair reaches 2^31: |x| <= 2^14).
+        let s = _mm256_add_epi32(
+            _mm256_madd_epi16(x0, _mm256_loadu_si256(row as *const __m256i)),
+            _mm256_madd_epi16(x1, _mm256_loadu_si256(row.add(16) as *const __m256i)),
+        );
+        let s = _mm_add_epi32(_mm256_castsi256_si128(s), _mm256_extracti128_si256::<1>(s));
+        let s = _mm_add_epi32(s, _mm_shuffle_epi32::<0b01_00_11_10>(s));
+        let s = _mm_add_epi32(s, _mm_shuffle_epi32::<0b10_11_00_01>(s));
+        *o = _mm_cvtsi128_si32(s);
+    }
 }
 
 /// A point's activation in one unit.
@@ -112,6 +152,26 @@ mod tests {
             assert_eq!(scalar, fast, "round {round} with {kernel:?}");
         }
         assert!(scalar.iter().any(|&s| s != 0), "the sums never moved");
+    }
+
+    #[test]
+    fn every_kernel_computes_the_scalar_dot_products() {
+        let kernel = Kernel::detect();
+        let mut seed = 3u64;
+        for round in 0..500 {
+            // Inputs of [0, 2^14] as the value's means are, at the ends now and then.
+            let x: [i16; DIM] = std::array::from_fn(|d| match (round + d) % 9 {
+                0 => 0,
+                1 => 1 << 14,
+                _ => (rows(&mut seed)[d] as u16 % (1 << 14)) as i16,
+            });
+            // Weights of up to 2^10, so that no sum leaves i32 (as `check_bounds` ensures).
+            let w: Vec<i16> = (0..5).flat_map(|_| rows(&mut seed)).map(|v| v >> 5).collect();
+            let (mut scalar, mut fast) = ([0i32; 5], [0i32; 5]);
+            dots_scalar(&x, &w, &mut scalar);
+            kernel.dots(&x, &w, &mut fast);
+            assert_eq!(scalar, fast, "round {round} with {kernel:?}");
+        }
     }
 
     #[test]

@@ -142,6 +142,35 @@ impl Bytes<'_> {
     }
 }
 
+/// Hidden units the search's value path keeps on the stack; a wider net takes `value_head`.
+const MAX_HIDDEN: usize = 64;
+
+/// Division of numbers below 2^25 by a fixed divisor of at most 1024 as a multiply and a
+/// shift (Granlund and Montgomery's round-up method: with `l` = ceil(log2 n) and
+/// `m` = ceil(2^(25 + l) / n), `(x m) >> (25 + l)` is `x / n` for every x < 2^25), so that the
+/// value's 32 means cost one division.
+struct Reciprocal {
+    m: u64,
+    shift: u32,
+}
+
+impl Reciprocal {
+    const BITS: u32 = 25;
+
+    fn new(n: u32) -> Reciprocal {
+        debug_assert!((1..=1024).contains(&n));
+        let l = 32 - (n - 1).leading_zeros();
+        let shift = Self::BITS + l;
+        Reciprocal { m: (1u64 << shift).div_ceil(u64::from(n)), shift }
+    }
+
+    #[inline]
+    fn of(&self, x: u32) -> u32 {
+        debug_assert!(x < 1 << Self::BITS);
+        ((u64::from(x) * self.m) >> self.shift) as u32
+    }
+}
+
 /// `x / 2^shift` rounded half up: `(x + 2^(shift-1)) >> shift`, an arithmetic (floor) shift.
 /// The sum is taken in i64: `check_bounds` keeps `x` within i32, not `x` plus the half.
 fn shift_round(x: i32, shift: u32) -> i32 {
@@ -274,9 +303,31 @@ impl Gnn {
         }
     }
 
-    /// The value logit (scale 2^q_act) of a board of `n` points whose view has these sums.
+    /// The value logit (scale 2^q_act) of a board of `n` points whose view has these sums:
+    /// `value_head`'s result, bit for bit (tested), without its allocation and divisions.
+    /// The search calls it at every leaf; only a searchable net (`searchable`) has such sums.
     pub fn value(&self, sums: &Sums, n: usize) -> i32 {
-        self.value_head(sums, n)
+        debug_assert!(self.searchable() && (1..=1024).contains(&n));
+        // The means fit i16: each is an average of activations in [0, 2^q_act], q_act <= 14.
+        let mut mean = [0i16; DIM];
+        let divide = Reciprocal::new(n as u32);
+        for (m, &s) in mean.iter_mut().zip(sums) {
+            debug_assert!((0..=1 << 24).contains(&s));
+            *m = divide.of(s as u32 + n as u32 / 2) as i16;
+        }
+        let mut z = [0i32; MAX_HIDDEN];
+        let z = &mut z[..self.hidden.min(MAX_HIDDEN)];
+        if z.len() < self.hidden {
+            return self.value_head(sums, n);
+        }
+        self.kernel.dots(&mean, &self.value1_w, z);
+        let top = 1i32 << self.q_act;
+        let mut value = self.value2_b;
+        for ((&z, &b), &w) in z.iter().zip(&self.value1_b).zip(&self.value2_w) {
+            let a = shift_round(b + z, self.q_weight).clamp(0, top);
+            value += a * i32::from(w);
+        }
+        shift_round(value, self.q_weight)
     }
 
     /// The policy logit (scale 2^q_act) of an empty point with these (own, opp) table rows.
@@ -412,6 +463,49 @@ mod tests {
         // h: (100, 0), (400, 0), (600, 0); policy of the empty point 100; mean (367, 0);
         // a = 367; value = 367.
         assert_eq!(out, Output { value: 367, policy: vec![Some(100), None, None] });
+    }
+
+    #[test]
+    fn reciprocal_division_is_exact() {
+        let top = (1u32 << Reciprocal::BITS) - 1;
+        let mut seed = 5u64;
+        for n in 1..=1024u32 {
+            let r = Reciprocal::new(n);
+            // Both sides of every multiple near the ends, and random numbers between.
+            let mut xs =
+                vec![0, 1, n - 1, n, n + 1, top, top - 1, top - top % n, (top - top % n).saturating_sub(1)];
+            xs.extend((0..200).map(|_| (crate::board::splitmix64(&mut seed) % u64::from(top + 1)) as u32));
+            for x in xs {
+                assert_eq!(r.of(x), x / n, "{x} / {n}");
+            }
+        }
+    }
+
+    /// The search's value path against the definition, on the built-in nets, with sums from
+    /// empty to every point at the top activation.
+    #[test]
+    fn the_search_value_equals_the_value_head() {
+        let mut seed = 9u64;
+        for bytes in select::built_in_bytes() {
+            let net = Gnn::from_bytes(bytes).expect("built-in net");
+            assert!(net.searchable());
+            let top = 1i64 << net.q_act;
+            for round in 0..3000 {
+                let n = [1, 25, 225, 400, 1024][round % 5] + (round / 5) % 7;
+                let n = n.min(1024);
+                let mut sums = [0i32; DIM];
+                for s in sums.iter_mut() {
+                    let r = crate::board::splitmix64(&mut seed);
+                    // Mostly typical sums, some at the ends of the range.
+                    *s = match r % 8 {
+                        0 => 0,
+                        1 => (n as i64 * top) as i32,
+                        _ => ((r >> 8) % (n as u64 * top as u64 + 1)) as i32,
+                    };
+                }
+                assert_eq!(net.value(&sums, n), net.value_head(&sums, n), "n {n} sums {sums:?}");
+            }
+        }
     }
 
     #[test]

@@ -60,6 +60,12 @@ const BUILT_IN: &[BuiltIn] = &[
     BuiltIn { rules: &[Rule::Renju], size: 15, bytes: include_bytes!("../nets/renju15.gnn1") },
 ];
 
+/// Every built-in net's file, for tests that check a property of each.
+#[cfg(test)]
+pub fn built_in_bytes() -> impl Iterator<Item = &'static [u8]> {
+    BUILT_IN.iter().map(|b| b.bytes)
+}
+
 /// The built-in net for `rule` whose size is nearest this board's (ties: the larger), if the
 /// rule has one.
 pub fn built_in(rule: Rule, width: usize, height: usize) -> Option<Arc<Gnn>> {
