@@ -305,10 +305,13 @@ impl Gnn {
 
     /// The value logit (scale 2^q_act) of a board of `n` points whose view has these sums:
     /// `value_head`'s result, bit for bit (tested), without its allocation and divisions.
-    /// The search calls it at every leaf; only a searchable net (`searchable`) has such sums.
+    /// The search calls it at every leaf.
     pub fn value(&self, sums: &Sums, n: usize) -> i32 {
-        debug_assert!(self.searchable() && (1..=1024).contains(&n));
-        // The means fit i16: each is an average of activations in [0, 2^q_act], q_act <= 14.
+        // The means must fit i16 (activations of at most 2^14) and the division's numerators
+        // 2^25 (at most 1024 points); otherwise the definition answers.
+        if !self.searchable() || !(1..=1024).contains(&n) || self.hidden > MAX_HIDDEN {
+            return self.value_head(sums, n);
+        }
         let mut mean = [0i16; DIM];
         let divide = Reciprocal::new(n as u32);
         for (m, &s) in mean.iter_mut().zip(sums) {
@@ -316,10 +319,7 @@ impl Gnn {
             *m = divide.of(s as u32 + n as u32 / 2) as i16;
         }
         let mut z = [0i32; MAX_HIDDEN];
-        let z = &mut z[..self.hidden.min(MAX_HIDDEN)];
-        if z.len() < self.hidden {
-            return self.value_head(sums, n);
-        }
+        let z = &mut z[..self.hidden];
         self.kernel.dots(&mean, &self.value1_w, z);
         let top = 1i32 << self.q_act;
         let mut value = self.value2_b;
