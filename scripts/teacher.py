@@ -22,11 +22,10 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import random
 import sys
 
-from gorinkit.evals import ask_all, fit_scale, is_mate, position_lines
+from gorinkit.evals import ask_all, fit_scale, is_mate, logistic, position_lines
 
 def read_games(paths: list[str]) -> list[tuple[int, list[list[int]], str | None]]:
     """(size, moves, winner colour or None) per game; records without moves are skipped."""
@@ -70,7 +69,7 @@ def pick_spots(
 def probability(ev: str, scale: float) -> float:
     if is_mate(ev):
         return 0.0 if ev.startswith("-") else 1.0
-    return 1.0 / (1.0 + math.exp(max(-60.0, min(60.0, -float(ev) / scale))))
+    return logistic(float(ev), scale)
 
 
 def main() -> int:

@@ -64,15 +64,20 @@ def ask(brain: Brain, lines: list[str], timeout_s: float) -> tuple[bool, str | N
             return True, ev, None if move is None else list(move)
 
 
+def logistic(e: float, scale: float) -> float:
+    """1 / (1 + exp(-e / scale)), its exponent bounded: teachers print evaluations of any size
+    (Rapfi's renju ones pass 20,000 without being mates)."""
+    return 1.0 / (1.0 + math.exp(max(-60.0, min(60.0, -e / scale))))
+
+
 def fit_scale(pairs: list[tuple[float, float]]) -> float:
     """The logistic scale (25 to 3000, in steps of 25) under which a teacher's evaluations `e`
-    best predict the results `y` (1 win, 0.5 draw, 0 loss) of `(e, y)` pairs. Teachers print
-    evaluations of any size (Rapfi's renju ones pass 20,000), so the exponent is bounded."""
+    best predict the results `y` (1 win, 0.5 draw, 0 loss) of `(e, y)` pairs."""
 
     def loss(s: float) -> float:
         total = 0.0
         for e, y in pairs:
-            p = min(max(1.0 / (1.0 + math.exp(max(-60.0, min(60.0, -e / s)))), 1e-9), 1 - 1e-9)
+            p = min(max(logistic(e, s), 1e-9), 1 - 1e-9)
             total -= y * math.log(p) + (1 - y) * math.log(1 - p)
         return total / len(pairs)
 

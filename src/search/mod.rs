@@ -745,6 +745,7 @@ impl<'a> Searcher<'a> {
         let mut moves = std::mem::take(&mut self.move_lists[ply]);
         // The table's move goes first without generating the rest, which a cutoff spares.
         let mut generated = tt_move == Pos::NONE || !movepick::generates(b, tt_move);
+        let first = Scored { pos: tt_move, score: movepick::TT_MOVE_BONUS };
         if generated {
             generate_unordered(b, &mut moves, &self.killers[ply], &self.history, tt_move);
             if moves.is_empty() {
@@ -753,7 +754,7 @@ impl<'a> Searcher<'a> {
             }
         } else {
             moves.clear();
-            moves.push(Scored { pos: tt_move, score: movepick::TT_MOVE_BONUS });
+            moves.push(first);
         }
         let us = b.side_to_move();
         let defending = movepick::under_three_threat(b, us.opp());
@@ -779,7 +780,7 @@ impl<'a> Searcher<'a> {
                 // The table's move, searched already, back to the front.
                 match moves.iter().position(|m| m.pos == tt_move) {
                     Some(j) => moves.swap(0, j),
-                    None => moves.insert(0, Scored { pos: tt_move, score: movepick::TT_MOVE_BONUS }),
+                    None => moves.insert(0, first),
                 }
                 if i == moves.len() {
                     break;

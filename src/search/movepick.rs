@@ -38,10 +38,21 @@ pub fn legal_for(b: &mut Board, p: Pos, color: Color) -> bool {
     b.is_empty(p) && (b.forbid_hint(p, color) == Forbid::Legal || !b.is_forbidden(p))
 }
 
+/// Whether the side to move is renju's black, whose moves may be forbidden.
+fn renju_black(b: &Board) -> bool {
+    b.rule() == Rule::Renju && b.side_to_move() == Color::Black
+}
+
+/// Whether `p` can matter when the opponent threatens an open four: a four or better for
+/// either side there (see the module's comment).
+fn meets_threat(b: &Board, p: Pos, us: Color) -> bool {
+    b.class(p, us) >= Class::Four || b.class(p, us.opp()) >= Class::Four
+}
+
 /// Drops renju black's forbidden points from a move list (nothing to do in other rules).
 fn drop_forbidden(b: &mut Board, out: &mut Vec<Scored>) {
-    if b.rule() == Rule::Renju && b.side_to_move() == Color::Black {
-        out.retain(|m| b.forbid_hint(m.pos, Color::Black) == Forbid::Legal || !b.is_forbidden(m.pos));
+    if renju_black(b) {
+        out.retain(|m| legal_for(b, m.pos, Color::Black));
     }
 }
 
@@ -76,14 +87,9 @@ pub fn pick_next(out: &mut [Scored], i: usize) -> Scored {
 /// search's time), so it must be one of the moves the node would search anyway.
 pub fn generates(b: &mut Board, p: Pos) -> bool {
     let us = b.side_to_move();
-    let them = us.opp();
-    if !b.is_candidate(p) {
-        return false;
-    }
-    if under_three_threat(b, them) && b.class(p, us) < Class::Four && b.class(p, them) < Class::Four {
-        return false;
-    }
-    !(b.rule() == Rule::Renju && us == Color::Black) || legal_for(b, p, us)
+    b.is_candidate(p)
+        && (!under_three_threat(b, us.opp()) || meets_threat(b, p, us))
+        && (!renju_black(b) || legal_for(b, p, us))
 }
 
 /// `generate` without the ordering: take the moves with `pick_next`.
@@ -96,11 +102,10 @@ pub fn generate_unordered(
 ) {
     out.clear();
     let us = b.side_to_move();
-    let them = us.opp();
-    let defending = under_three_threat(b, them);
+    let defending = under_three_threat(b, us.opp());
     let recent = policy::Recent::of(b);
     b.for_each_candidate(|p| {
-        if defending && b.class(p, us) < Class::Four && b.class(p, them) < Class::Four {
+        if defending && !meets_threat(b, p, us) {
             return;
         }
         let mut score = policy::score(b, p, us, &recent);
