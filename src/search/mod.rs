@@ -132,6 +132,8 @@ pub struct Searcher<'a> {
     /// Threads to search with, this one included (see `smp`).
     threads: usize,
     role: smp::Role,
+    /// Per ply: the table move a singular-extension test leaves out (`Pos::NONE` outside one).
+    skipped: [Pos; MAX_PLY + 1],
     /// Nodes the helper threads of this search have visited (published every poll).
     helper_nodes: Arc<AtomicU64>,
     /// A helper's own nodes already added to `helper_nodes`.
@@ -148,6 +150,20 @@ const FUTILITY_DEPTH: i32 = 6;
 const RAZOR_DEPTH: i32 = 2;
 const FUTILITY_MARGIN: i32 = 250;
 const RAZOR_MARGIN: i32 = 500;
+
+/// Singular extension with multi-cut (Stockfish's and Rapfi's): at a node of at least
+/// `SINGULAR_DEPTH` whose table move holds a lower bound (or an exact score) from a search at
+/// most `SINGULAR_SLACK` plies shallower, the other moves are searched at half the depth against
+/// a bound `SINGULAR_MARGIN` a ply below the table's score. When all of them fail low, the
+/// table move is the only good one and is searched a ply deeper (threat lines, where one attack
+/// or one defence works, go deeper this way); when even without it the node reaches that bound
+/// and the bound is at or above beta, the node is cut (two moves beat beta).
+/// Self-play against the search without it, 100 ms a move: freestyle +32 +/- 28 Elo (600
+/// games), renju +16 +/- 28 (600); 300 ms, renju +17 +/- 33 (400). Without the multi-cut it
+/// was even in freestyle at 300 ms (-1 +/- 39).
+const SINGULAR_DEPTH: i32 = 8;
+const SINGULAR_MARGIN: i32 = 4;
+const SINGULAR_SLACK: i32 = 3;
 
 fn futility_margin(depth: i32) -> i32 {
     FUTILITY_MARGIN * depth
@@ -236,6 +252,7 @@ impl<'a> Searcher<'a> {
             rule,
             threads: 1,
             role: smp::Role::Main,
+            skipped: [Pos::NONE; MAX_PLY + 1],
             helper_nodes: Arc::new(AtomicU64::new(0)),
             published: 0,
         }
@@ -719,8 +736,12 @@ impl<'a> Searcher<'a> {
         }
 
         let key = b.key();
+        // Inside a singular-extension test the table speaks for the whole node, not for the
+        // node without its table move: it is neither read nor written.
+        let skipped = self.skipped[ply];
         let mut tt_move = Pos::NONE;
-        if let Some(hit) = self.tt.probe(key) {
+        let mut singular_bound = None;
+        if let Some(hit) = self.tt.probe(key).filter(|_| skipped == Pos::NONE) {
             tt_move = if b.is_empty(hit.mv) { hit.mv } else { Pos::NONE };
             let score = score_from_tt(hit.score, ply_i);
             // A proved win holds at any depth (PentaZen's rule): the deeper search would only
@@ -728,6 +749,14 @@ impl<'a> Searcher<'a> {
             let proved = score >= WIN_THRESHOLD;
             if !pv && (hit.depth >= depth || proved) && hit.bound.cuts(score, alpha, beta) {
                 return score;
+            }
+            if depth >= SINGULAR_DEPTH
+                && tt_move != Pos::NONE
+                && !is_decisive(score)
+                && hit.bound != Bound::Upper
+                && hit.depth >= depth - SINGULAR_SLACK
+            {
+                singular_bound = Some(score - SINGULAR_MARGIN * depth);
             }
         }
 
@@ -742,6 +771,21 @@ impl<'a> Searcher<'a> {
             }
         }
 
+        let mut extend_tt_move = false;
+        if let Some(bound) = singular_bound {
+            self.skipped[ply] = tt_move;
+            let others = self.negamax(b, bound - 1, bound, depth / 2, ply, false);
+            self.skipped[ply] = Pos::NONE;
+            if self.aborted {
+                return 0;
+            }
+            if others < bound {
+                extend_tt_move = true;
+            } else if bound >= beta {
+                return bound;
+            }
+            self.pv_len[ply] = ply;
+        }
         let mut moves = std::mem::take(&mut self.move_lists[ply]);
         // The table's move goes first without generating the rest, which a cutoff spares.
         let mut generated = tt_move == Pos::NONE || !movepick::generates(b, tt_move);
@@ -790,6 +834,10 @@ impl<'a> Searcher<'a> {
                 break;
             }
             let p = pick_next(&mut moves, i).pos;
+            if p == skipped {
+                i += 1;
+                continue;
+            }
             let forcing = b.class(p, us) >= Class::Three;
             let quiet = !defending && !forcing;
             // Late quiet moves at shallow depth are rarely best once the ordering has spoken.
@@ -802,7 +850,8 @@ impl<'a> Searcher<'a> {
             b.make(p);
             let mut score;
             if i == 0 {
-                score = -self.negamax(b, -beta, -alpha, child, ply + 1, pv);
+                let extension = (extend_tt_move && p == tt_move) as i32;
+                score = -self.negamax(b, -beta, -alpha, child + extension, ply + 1, pv);
             } else {
                 score = -self.negamax(b, -alpha - 1, -alpha, child - reduction, ply + 1, false);
                 if score > alpha && reduction > 0 && !self.aborted {
@@ -832,6 +881,9 @@ impl<'a> Searcher<'a> {
             i += 1;
         }
         self.move_lists[ply] = moves;
+        if skipped != Pos::NONE {
+            return best_score;
+        }
         let bound = Bound::of(best_score, alpha_orig, beta);
         self.tt.store(key, best_move, score_to_tt(best_score, ply_i), 0, depth, bound);
         best_score

@@ -344,3 +344,58 @@ fn reductions_grow_with_depth_and_lateness_and_leave_a_ply() {
     }
     assert!(reduction(12, 20, false) >= 3);
 }
+
+/// A quiet middle game: no four, no open three for either side.
+const QUIET: &str = "\
+...............
+...............
+...............
+...............
+...............
+...............
+......o........
+.......x.......
+........x......
+.......o.......
+...............
+...............
+...............
+...............
+...............";
+
+#[test]
+fn a_singular_test_neither_reads_nor_writes_the_nodes_table_entry() {
+    let never = || false;
+    let hard = Duration::from_secs(60);
+    let limits = || Limits {
+        start: Instant::now(),
+        soft: hard,
+        hard,
+        max_depth: 4,
+        max_nodes: u64::MAX,
+        stop: &never,
+    };
+    let mut b = Board::from_ascii(QUIET, Rule::Freestyle);
+    let key = b.key();
+    let mut root = Vec::new();
+    generate(&mut b, &mut root, &[Pos::NONE; 2], &vec![0; MAX_CELLS], Pos::NONE);
+    let skipped = root[0].pos;
+    // An entry that would cut the node at once if it were read.
+    let planted = 12_345;
+    let tt = Tt::new(1 << 20);
+    tt.store(key, skipped, planted, 0, 20, Bound::Exact);
+    let mut searcher = Searcher::new(&tt, limits(), Rule::Freestyle);
+    searcher.skipped[1] = skipped;
+    let score = searcher.negamax(&mut b, planted - 1, planted, 4, 1, false);
+    assert!(score < planted, "the planted entry was read: {score}");
+    // Nor is what the node found without its table move stored as the node's value.
+    let tt = Tt::new(1 << 20);
+    let mut searcher = Searcher::new(&tt, limits(), Rule::Freestyle);
+    searcher.skipped[1] = skipped;
+    searcher.negamax(&mut b, -100, 100, 4, 1, false);
+    assert!(tt.probe(key).is_none(), "the test wrote the node's entry");
+    // The same search outside a test does store it.
+    let mut searcher = Searcher::new(&tt, limits(), Rule::Freestyle);
+    searcher.negamax(&mut b, -100, 100, 4, 1, false);
+    assert!(tt.probe(key).is_some());
+}
