@@ -158,9 +158,11 @@ const RAZOR_MARGIN: i32 = 500;
 /// table move is the only good one and is searched a ply deeper (threat lines, where one attack
 /// or one defence works, go deeper this way); when even without it the node reaches that bound
 /// and the bound is at or above beta, the node is cut (two moves beat beta).
-/// Self-play against the search without it, 100 ms a move: freestyle +32 +/- 28 Elo (600
-/// games), renju +16 +/- 28 (600); 300 ms, renju +17 +/- 33 (400). Without the multi-cut it
-/// was even in freestyle at 300 ms (-1 +/- 39).
+/// Self-play against the search without it, freestyle at 100 ms a move: +32 +/- 28 Elo (600
+/// games); in renju (measured on c2295b5's search, the same but for the speed-ups of 4991fb4)
+/// +16 +/- 28 at 100 ms (600) and +17 +/- 33 at 300 ms (400). Without the multi-cut it was
+/// even in freestyle at 300 ms (-1 +/- 39). It also proves more of the renju wins Rapfi finds
+/// within a move (README, Strength).
 const SINGULAR_DEPTH: i32 = 8;
 const SINGULAR_MARGIN: i32 = 4;
 const SINGULAR_SLACK: i32 = 3;
