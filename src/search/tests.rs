@@ -186,6 +186,11 @@ fn answers_a_lone_stone_in_contact() {
     assert!(x.abs_diff(7) <= 2 && y.abs_diff(7) <= 2, "{x},{y}");
 }
 
+/// Limits of a test search: to `depth`, `hard` as both time limits, no node limit.
+fn limits<'a>(depth: i32, hard: Duration, stop: &'a (dyn Fn() -> bool + Sync)) -> Limits<'a> {
+    Limits { start: Instant::now(), soft: hard, hard, max_depth: depth, max_nodes: u64::MAX, stop }
+}
+
 /// A search with `threads` threads, `hard` of time and `stop` polled; returns the searcher's
 /// outcome and the nodes its helpers reported.
 fn threaded(
@@ -198,8 +203,7 @@ fn threaded(
 ) -> (Board, SearchResult, u64) {
     let mut b = Board::from_ascii(text, rule);
     let tt = Tt::new(1 << 20);
-    let limits =
-        Limits { start: Instant::now(), soft: hard, hard, max_depth: depth, max_nodes: u64::MAX, stop };
+    let limits = limits(depth, hard, stop);
     let before = b.to_ascii();
     let mut searcher = Searcher::new(&tt, limits, rule).with_threads(threads);
     let out = searcher.run(&mut b, |_| {});
@@ -264,14 +268,7 @@ fn one_thread_reports_no_helper_nodes() {
     // The same search by a searcher never told about threads.
     let mut b = Board::from_ascii(OPEN_THREE, Rule::Freestyle);
     let tt = Tt::new(1 << 20);
-    let limits = Limits {
-        start: Instant::now(),
-        soft: Duration::from_secs(60),
-        hard: Duration::from_secs(60),
-        max_depth: 6,
-        max_nodes: u64::MAX,
-        stop: &never,
-    };
+    let limits = limits(6, Duration::from_secs(60), &never);
     let plain = Searcher::new(&tt, limits, Rule::Freestyle).run(&mut b, |_| {});
     assert_eq!(out.nodes, plain.nodes, "with_threads(1) must search exactly as before");
 }
@@ -283,9 +280,7 @@ fn a_pass_that_fails_low_keeps_the_root_order() {
     let mut b = Board::from_ascii(OPEN_THREE, Rule::Freestyle);
     let tt = Tt::new(1 << 20);
     let never = || false;
-    let hard = Duration::from_secs(60);
-    let limits =
-        Limits { start: Instant::now(), soft: hard, hard, max_depth: 4, max_nodes: u64::MAX, stop: &never };
+    let limits = limits(4, Duration::from_secs(60), &never);
     let mut searcher = Searcher::new(&tt, limits, Rule::Freestyle);
     let mut root = Vec::new();
     generate(&mut b, &mut root, &[Pos::NONE; 2], &searcher.history, Pos::NONE);
@@ -366,15 +361,7 @@ const QUIET: &str = "\
 #[test]
 fn a_singular_test_neither_reads_nor_writes_the_nodes_table_entry() {
     let never = || false;
-    let hard = Duration::from_secs(60);
-    let limits = || Limits {
-        start: Instant::now(),
-        soft: hard,
-        hard,
-        max_depth: 4,
-        max_nodes: u64::MAX,
-        stop: &never,
-    };
+    let limits = || limits(4, Duration::from_secs(60), &never);
     let mut b = Board::from_ascii(QUIET, Rule::Freestyle);
     let key = b.key();
     let mut root = Vec::new();
