@@ -293,6 +293,7 @@ class Row:
     time_losses: tuple[int, int] = (0, 0)
     illegal: tuple[int, int] = (0, 0)  # occupied, off-board, unparsable, protocol, renju forbidden
     over_limit: tuple[int, int] = (0, 0)  # replies past the bare per-move limit
+    pairs: list[float] = field(default_factory=list)  # mean score of each opening's two games
 
     @property
     def games(self) -> int:
@@ -319,10 +320,12 @@ def elo_estimate(row: Row) -> tuple[float, float, float]:
 def row_of(league: str, opponent: str, name: str, record: dict) -> Row:
     r = Row(league, opponent)
     counts = {"forfeits": [0, 0], "time_losses": [0, 0], "illegal": [0, 0]}
+    played = []
     for g in record["games"]:
         if g.get("kind") == "interrupted":
             continue
         winner = g.get("winner")
+        played.append((tuple(map(tuple, g.get("opening", []))), 0.5 if winner is None else float(winner == name)))
         if winner is None:
             r.draws += 1
             continue
@@ -343,6 +346,7 @@ def row_of(league: str, opponent: str, name: str, record: dict) -> Row:
         setattr(r, key, tuple(v))
     over = record.get("over_limit", {})
     r.over_limit = (int(over.get(name, 0)), int(over.get(opponent, 0)))
+    r.pairs = matchplay.pair_means(played)
     return r
 
 
@@ -361,6 +365,20 @@ def elo_text(row: Row) -> str:
         return "-"
     if math.isinf(d):
         return fmt_elo(d)
+    if math.isinf(lo) or math.isinf(hi):
+        return f"{fmt_elo(d)} [{fmt_elo(lo)}, {fmt_elo(hi)}]"
+    return f"{fmt_elo(d)} +/- {(hi - lo) / 2:.0f}"
+
+
+def paired_elo_text(row: Row) -> str:
+    """The Elo interval over the pairs of games played from one opening (matchplay's), `-` with
+    fewer than two pairs."""
+    if len(row.pairs) < 2:
+        return "-"
+    d = matchplay.elo(sum(row.pairs) / len(row.pairs))
+    if math.isinf(d):
+        return fmt_elo(d)
+    lo, hi = matchplay.elo_interval(row.pairs)
     if math.isinf(lo) or math.isinf(hi):
         return f"{fmt_elo(d)} [{fmt_elo(lo)}, {fmt_elo(hi)}]"
     return f"{fmt_elo(d)} +/- {(hi - lo) / 2:.0f}"
@@ -387,18 +405,19 @@ def markdown(c: Config, rows: list[Row], pending: list[Pairing]) -> str:
         + ", ".join(f"{o.name} = `{o.command}`" for o in c.opponents) + ".",
         "",
         f"W-L-D and score are {c.name}'s; Elo is {c.name}'s minus the opponent's (logistic, 95% interval from "
-        "the per-game scores' standard error). Forfeits (games lost otherwise than by a five: time, crash, "
+        "the per-game scores' standard error; *pairs*: from the standard error of the mean score of each "
+        "opening's two games, which the openings' own bias does not widen). Forfeits (games lost otherwise than by a five: time, crash, "
         "illegal or forbidden move, failed start), time losses, illegal moves (occupied, off-board, "
         "unparsable, renju forbidden) and over-limit replies (later than the per-move limit, within the "
         f"tolerance) are counted as {c.name}/opponent.",
         "",
-        "| league | opponent | W-L-D | games | score | Elo (95%) | forfeits | time losses | illegal moves "
-        "| over-limit replies |",
-        "|---|---|---|---|---|---|---|---|---|---|",
+        "| league | opponent | W-L-D | games | score | Elo (95%) | Elo (95%, pairs) | forfeits | time losses "
+        "| illegal moves | over-limit replies |",
+        "|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for r in rows:
         lines.append(f"| {LEAGUES[r.league].title} | {r.opponent} | {r.wins}-{r.losses}-{r.draws} | {r.games} "
-                     f"| {r.score * 100:.1f}% | {elo_text(r)} | {pair_text(r.forfeits)} | "
+                     f"| {r.score * 100:.1f}% | {elo_text(r)} | {paired_elo_text(r)} | {pair_text(r.forfeits)} | "
                      f"{pair_text(r.time_losses)} | {pair_text(r.illegal)} | {pair_text(r.over_limit)} |")
     if pending:
         lines += ["", "Not played yet: " + ", ".join(f"{p.league.title} vs {p.opponent.name}" for p in pending)

@@ -449,6 +449,20 @@ class RunnerTest(unittest.TestCase):
         self.assertGreater(match.sprt_llr([1.0] * 30 + [0.5] * 5, 0, 10), hi)
         self.assertLess(match.sprt_llr([0.0] * 30 + [0.5] * 5, 0, 10), lo)
 
+    def test_pairs_are_found_by_opening_in_any_order(self):
+        games = [("a", 1.0), ("b", 0.0), ("b", 0.5), ("c", 1.0), ("a", 0.0), ("c", 1.0), ("d", 0.0)]
+        self.assertEqual(match.pair_means(games), [0.25, 0.5, 1.0])  # d has no partner
+        self.assertEqual(match.pair_counts([0.25, 0.5, 1.0, 0.5]), [0, 1, 2, 0, 1])
+        self.assertEqual(match.paired_elo_text([0.5]), "paired by opening: fewer than 2 pairs")
+        # 8 pairs split 1-1, 2 lost twice: mean 0.4, pair variance 0.04, se sqrt(0.004).
+        text = match.paired_elo_text([0.5] * 8 + [0.0] * 2)
+        d, err = match.elo_with_error([0.5] * 8 + [0.0] * 2)
+        self.assertAlmostEqual(d, -70.4, places=1)
+        self.assertEqual(text, f"paired by opening: 10 pairs, Elo {d:+.1f} +/- {err:.1f} (95%); "
+                               "pairs scoring 0/0.5/1/1.5/2 of 2: 2/0/8/0/0")
+        # The same 20 games one by one (8-12-0) leave nearly twice the doubt.
+        self.assertGreater(match.elo_with_error([1.0] * 8 + [0.0] * 12)[1], 1.8 * err)
+
     def test_sprt_stops_early(self):
         m, report = run_match("--engine", f"{PY} {SCRIPTS / 'greedy.py'} --seed 1", "--engine", RANDOM,
                               "--games", "40", "--sprt", "0", "200", "0.2", "0.2", "--turn-ms", "500")
