@@ -26,15 +26,11 @@ from __future__ import annotations
 import argparse
 import json
 import random
-import shlex
 import statistics
 import sys
-import time
 from pathlib import Path
 
-from gorinkit.brain import Brain
-from gorinkit.evals import DECIDED, FORCED_LOSS, MISSED_WIN, Judge, ask
-from gorinkit.protocol import board_command
+from gorinkit.evals import DECIDED, FORCED_LOSS, MISSED_WIN, Judge, engine_replies
 
 CLIP = 3000
 # A drop of this much (in the judge's units) marks a move as clearly worse.
@@ -113,21 +109,8 @@ class CachedJudge:
 
 def answer_all(command: str, ps: list[dict], turn_ms: int, delay_s: float) -> list[list[int] | None]:
     """The engine's move in every position (None where it gave none in time)."""
-    brain = Brain(shlex.split(command), "engine")
-    moves = []
-    try:
-        for p in ps:
-            time.sleep(delay_s)
-            lines = [f"INFO timeout_turn {turn_ms}", "INFO timeout_match 0", f"INFO rule {p['rule']}",
-                     *board_command(p["size"], p["moves"])]
-            answered, _, move = ask(brain, lines, turn_ms / 1000 + 10)
-            if not answered:
-                brain.kill()
-                brain = Brain(shlex.split(command), "engine")
-            moves.append(move if answered else None)
-    finally:
-        brain.close()
-    return moves
+    boards = ((p["size"], p["rule"], p["moves"]) for p in ps)
+    return [move if answered else None for answered, _, move in engine_replies(command, boards, turn_ms, delay_s)]
 
 
 def rate(judge: CachedJudge, ps: list[dict], moves: list) -> tuple[list[int | None], list[str | None]]:

@@ -26,14 +26,12 @@ of these positions cannot see them coming either.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
-import shlex
 import sys
 from pathlib import Path
 
-from gorinkit.brain import Brain
-from gorinkit.evals import DECIDED, FORCED_LOSS, MISSED_WIN, Judge, ask, is_mate
-from gorinkit.protocol import board_command
+from gorinkit.evals import DECIDED, FORCED_LOSS, MISSED_WIN, Judge, engine_replies, is_mate
 
 def load(path: str) -> list[dict]:
     """The saved positions worth replaying (the judge's move differs from the one played)."""
@@ -59,19 +57,11 @@ def held(kind: str, move: list[int] | None, played: list[int], opponent_ev: int 
 def answers(engine: str, positions: list[dict], turn_ms: int, after_played: bool):
     """Yields each position with `teacher.ask`'s (answered, evaluation, move) from one brain,
     started again when it fails to answer. `after_played`: the position after the reviewed move."""
-    brain = Brain(shlex.split(engine), "engine")
-    try:
-        for p in positions:
-            moves = p["moves"] + [p["played"]] if after_played else p["moves"]
-            lines = [f"INFO timeout_turn {turn_ms}", "INFO timeout_match 0", f"INFO rule {p.get('rule', 0)}",
-                     *board_command(p["size"], moves)]
-            answered, ev, move = ask(brain, lines, turn_ms / 1000 + 10)
-            if not answered:
-                brain.kill()
-                brain = Brain(shlex.split(engine), "engine")
-            yield p, answered, ev, move
-    finally:
-        brain.close()
+    boards = ((p["size"], p.get("rule", 0), p["moves"] + [p["played"]] if after_played else p["moves"])
+              for p in positions)
+    with contextlib.closing(engine_replies(engine, boards, turn_ms)) as replies:
+        for p, reply in zip(positions, replies):
+            yield (p, *reply)
 
 
 def replay(engine: str, positions: list[dict], judge, turn_ms: int) -> list[bool]:

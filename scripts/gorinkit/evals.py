@@ -12,7 +12,7 @@ import re
 import shlex
 import threading
 import time
-from typing import Callable
+from typing import Callable, Iterable, Iterator
 
 from .brain import Brain
 from .protocol import board_command, looks_like_move, parse_move
@@ -62,6 +62,26 @@ def ask(brain: Brain, lines: list[str], timeout_s: float) -> tuple[bool, str | N
         elif looks_like_move(line):
             move = parse_move(line)
             return True, ev, None if move is None else list(move)
+
+
+def engine_replies(engine: str, boards: Iterable[tuple[int, int, list[list[int]]]], turn_ms: int,
+                   delay_s: float = 0.0) -> Iterator[tuple[bool, str | None, list[int] | None]]:
+    """`ask`'s (answered, evaluation, move) for each (size, rule, moves) from one brain (`engine`:
+    shell words) thinking `turn_ms` a move, started again when it fails to answer; `delay_s` is
+    waited before each position."""
+    brain = Brain(shlex.split(engine), "engine")
+    try:
+        for size, rule, moves in boards:
+            time.sleep(delay_s)
+            lines = [f"INFO timeout_turn {turn_ms}", "INFO timeout_match 0", f"INFO rule {rule}",
+                     *board_command(size, moves)]
+            reply = ask(brain, lines, turn_ms / 1000 + 10)
+            if not reply[0]:
+                brain.kill()
+                brain = Brain(shlex.split(engine), "engine")
+            yield reply
+    finally:
+        brain.close()
 
 
 def logistic(e: float, scale: float) -> float:

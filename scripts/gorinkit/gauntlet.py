@@ -307,14 +307,18 @@ class Row:
         return [1.0] * self.wins + [0.0] * self.losses + [0.5] * self.draws
 
 
-def elo_estimate(row: Row) -> tuple[float, float, float]:
-    """Elo of the score and its 95% interval (matchplay's: mean +/- 1.96 standard errors of the
-    per-game scores); infinite where a bound reaches a score of 0 or 1."""
-    scores = row.scores()
+def estimate(scores: list[float]) -> tuple[float, float, float]:
+    """Elo of the mean score and its 95% interval (matchplay's: mean +/- 1.96 standard errors of
+    the scores); infinite where a bound reaches a score of 0 or 1, NaN without scores."""
     if not scores:
         return math.nan, math.nan, math.nan
     lo, hi = matchplay.elo_interval(scores)
-    return matchplay.elo(row.score), lo, hi
+    return matchplay.elo(sum(scores) / len(scores)), lo, hi
+
+
+def elo_estimate(row: Row) -> tuple[float, float, float]:
+    """`estimate` of the per-game scores."""
+    return estimate(row.scores())
 
 
 def row_of(league: str, opponent: str, name: str, record: dict) -> Row:
@@ -358,9 +362,9 @@ def fmt_elo(value: float) -> str:
     return f"{value + 0.0:+.0f}"
 
 
-def elo_text(row: Row) -> str:
+def interval_text(scores: list[float]) -> str:
     """`+57 +/- 48` when the interval is finite and symmetric enough to say so, else the bounds."""
-    d, lo, hi = elo_estimate(row)
+    d, lo, hi = estimate(scores)
     if math.isnan(d):
         return "-"
     if math.isinf(d):
@@ -370,18 +374,14 @@ def elo_text(row: Row) -> str:
     return f"{fmt_elo(d)} +/- {(hi - lo) / 2:.0f}"
 
 
+def elo_text(row: Row) -> str:
+    return interval_text(row.scores())
+
+
 def paired_elo_text(row: Row) -> str:
-    """The Elo interval over the pairs of games played from one opening (matchplay's), `-` with
-    fewer than two pairs."""
-    if len(row.pairs) < 2:
-        return "-"
-    d = matchplay.elo(sum(row.pairs) / len(row.pairs))
-    if math.isinf(d):
-        return fmt_elo(d)
-    lo, hi = matchplay.elo_interval(row.pairs)
-    if math.isinf(lo) or math.isinf(hi):
-        return f"{fmt_elo(d)} [{fmt_elo(lo)}, {fmt_elo(hi)}]"
-    return f"{fmt_elo(d)} +/- {(hi - lo) / 2:.0f}"
+    """The Elo interval over the pairs of games played from one opening, `-` with fewer than two
+    pairs."""
+    return interval_text(row.pairs) if len(row.pairs) >= 2 else "-"
 
 
 def pair_text(v: tuple[int, int]) -> str:
