@@ -5,7 +5,7 @@ Positions are drawn at random (`--seed`) from finished games (JSON lines with `s
 `winner` or `result.winner`, as the Gomocup 2016 set and match.py's `--jsonl` files hold them),
 skipping the first `--skip-plies` plies. Each is sent to the teacher as `BOARD` with
 `INFO max_node` (and a loose `INFO timeout_turn`, so a brain without a node limit still answers)
-under freestyle (`INFO rule 0`, the rule the evaluation is fitted for),
+under `--rule` (the protocol's `INFO rule` number: 0 freestyle, the default, 1 standard, 4 renju),
 and the teacher's last `MESSAGE` evaluation is read: Rapfi's `Eval E` or Gorin's `ev E`, where
 `+M n` / `-M n` is a win / loss for the side to move. The evaluation becomes a probability by a
 logistic scale fitted to the results of the games the positions came from (`--scale` to fix it);
@@ -15,7 +15,8 @@ wins and losses found become 1 and 0.
         --games my_match.jsonl --positions 30000 --nodes 20000 --procs 2 --out teacher.jsonl
     target/release/pbrain-gorin tune teacher.jsonl 2000 650
 
-Each output line: `{"size": S, "moves": [[x, y], ...], "eval": "E", "target": p}`.
+Each output line: `{"size": S, "rule": R, "moves": [[x, y], ...], "eval": "E", "target": p}`; `tune`
+builds each position under its record's rule (freestyle where a record has none).
 """
 
 from __future__ import annotations
@@ -83,6 +84,8 @@ def main() -> int:
     ap.add_argument("--max-ply", type=int,
                     help="take positions of at most this many stones (the opening and early middle game)")
     ap.add_argument("--procs", type=int, default=1)
+    ap.add_argument("--rule", type=int, default=0, choices=[0, 1, 4],
+                    help="the rule the teacher judges under (INFO rule): 0 freestyle, 1 standard, 4 renju")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--scale", type=float, help="fix the eval-to-probability scale")
     ap.add_argument("--out", required=True)
@@ -94,7 +97,7 @@ def main() -> int:
     def question(i: int) -> list[str]:
         g, ply = spots[i]
         size, moves, _ = games[g]
-        return position_lines(size, moves[:ply], args.nodes, args.turn_ms)
+        return position_lines(size, moves[:ply], args.nodes, args.turn_ms, args.rule)
 
     evals, silent, failures = ask_all(args.teacher, len(spots), question, max(1, args.procs), args.turn_ms / 1000 + 5)
     labelled = [(*spots[i], evals[i]) for i in sorted(evals)]
@@ -107,7 +110,7 @@ def main() -> int:
     with open(args.out, "w") as out:
         for g, ply, ev in labelled:
             size, moves, _ = games[g]
-            rec = {"size": size, "moves": moves[:ply], "eval": ev, "target": round(probability(ev, scale), 4)}
+            rec = {"size": size, "rule": args.rule, "moves": moves[:ply], "eval": ev, "target": round(probability(ev, scale), 4)}
             out.write(json.dumps(rec) + "\n")
     decided = sum(1 for _, _, ev in labelled if "M" in ev)
     print(

@@ -170,9 +170,7 @@ fn parse_args(args: &[String]) -> Result<(String, Options)> {
             "--nodes" => o.nodes = number()?.max(1),
             "--rule" => {
                 let v = number()?;
-                o.rule = RULES
-                    .into_iter()
-                    .find(|r| u64::from(r.info_value()) == v)
+                o.rule = Rule::from_info_value(v)
                     .with_context(|| format!("--rule {v}: one of 0, 1, 4, 8, 9"))?;
             }
             "--size" => {
@@ -199,8 +197,6 @@ fn parse_args(args: &[String]) -> Result<(String, Options)> {
     let out = out.context("--out FILE is required")?;
     Ok((out, o))
 }
-
-const RULES: [Rule; 5] = [Rule::Freestyle, Rule::Standard, Rule::Renju, Rule::CaroOverline, Rule::CaroExact];
 
 /// Bytes of one record on a `width` x `height` board.
 pub fn record_size(width: usize, height: usize) -> usize {
@@ -292,9 +288,7 @@ pub fn static_evals(records: &[Record]) -> Result<Vec<i16>> {
         .iter()
         .enumerate()
         .map(|(i, r)| {
-            let rule = RULES
-                .into_iter()
-                .find(|x| x.info_value() as u8 == r.rule)
+            let rule = Rule::from_info_value(u64::from(r.rule))
                 .with_context(|| format!("record {i}: rule {} unknown", r.rule))?;
             if !(MIN_SIZE..=MAX_SIZE).contains(&r.width) || !(MIN_SIZE..=MAX_SIZE).contains(&r.height) {
                 bail!("record {i}: a {}x{} board", r.width, r.height);

@@ -76,14 +76,14 @@ class Labels(unittest.TestCase):
             out = Path(tmp, "labels.jsonl")
             run = subprocess.run(
                 [sys.executable, str(SCRIPTS / "teacher.py"), "--teacher", str(GORIN), "--games", str(games),
-                 "--positions", "3", "--nodes", "2000", "--turn-ms", "2000", "--scale", "650", "--out", str(out)],
+                 "--positions", "3", "--nodes", "2000", "--turn-ms", "2000", "--scale", "650", "--rule", "1", "--out", str(out)],
                 capture_output=True, text=True, timeout=120,
             )
             self.assertEqual(run.returncode, 0, run.stdout + run.stderr)
             records = [json.loads(line) for line in out.read_text().splitlines()]
             self.assertEqual(len(records), 3)
             for r in records:
-                self.assertEqual(r["size"], 15)
+                self.assertEqual((r["size"], r["rule"]), (15, 1), "the rule the teacher judged under")
                 self.assertTrue(6 <= len(r["moves"]) < len(moves))
                 self.assertEqual(r["moves"], moves[: len(r["moves"])])
                 self.assertTrue(0.0 <= r["target"] <= 1.0)

@@ -159,7 +159,7 @@ impl Board {
         let white_lines = LineRule::Five(rule.five_rule(Color::White));
         let lines = pattern::pair_table(black_lines, white_lines);
         let reach = pattern::reach(black_lines, white_lines);
-        let points = [point_tables(renju), point_tables(false)];
+        let points = [point_tables(rule, renju), point_tables(rule, false)];
         let mut board = Board {
             width,
             height,
@@ -785,7 +785,7 @@ impl Board {
     fn classic_value(&self) -> i32 {
         let own = self.totals[self.side as usize][0];
         let opp = self.totals[self.side.opp() as usize][1];
-        own - opp + params::TEMPO + self.net_value()
+        own - opp + params::for_rule(self.rule).tempo + self.net_value()
     }
 
     /// The net's share of `evaluate` (the rest is linear in the point features).

@@ -11,6 +11,7 @@ pub mod net;
 pub mod params;
 
 use crate::pattern::{Pat, B3, B4, D4, F2, F3, F4, F5, OL, PAT_COUNT};
+use crate::types::Rule;
 use std::sync::OnceLock;
 
 /// What a stone of one colour on an empty point would make, over all four directions,
@@ -82,10 +83,13 @@ impl PointTables {
     }
 }
 
-/// The point tables for gomoku rules (`renju_black` false) or for renju's black.
-pub fn point_tables(renju_black: bool) -> &'static PointTables {
-    static TABLES: [OnceLock<PointTables>; 2] = [const { OnceLock::new() }; 2];
-    TABLES[renju_black as usize].get_or_init(|| build_point_tables(renju_black))
+/// The point tables of `rule`'s weights for gomoku lines (`renju_black` false) or for renju's
+/// black.
+pub fn point_tables(rule: Rule, renju_black: bool) -> &'static PointTables {
+    static TABLES: [OnceLock<PointTables>; 2 * params::SETS.len()] =
+        [const { OnceLock::new() }; 2 * params::SETS.len()];
+    let set = params::set_index(rule);
+    TABLES[2 * set + renju_black as usize].get_or_init(|| build_point_tables(params::SETS[set], renju_black))
 }
 
 /// Splits a packed key into its four direction patterns.
@@ -93,7 +97,7 @@ pub fn unpack(key: PatKey) -> [Pat; 4] {
     [0, 1, 2, 3].map(|d| Pat::from_nibble((key >> (4 * d)) as u8))
 }
 
-fn build_point_tables(renju_black: bool) -> PointTables {
+fn build_point_tables(w: &params::Weights, renju_black: bool) -> PointTables {
     // Built on the heap: the table is too large for a thread's stack.
     let mut entries: Box<[PointEval; KEYS]> =
         vec![PointEval::default(); KEYS].into_boxed_slice().try_into().expect("one record per key");
@@ -113,14 +117,10 @@ fn build_point_tables(renju_black: bool) -> PointTables {
         let m = combo(&pats, c) as usize;
         let s = shape(&pats);
         e.shape = s as u16;
-        let lines: i32 = pats.iter().map(|&p| params::PATTERN_VALUE[p.index()]).sum();
-        let value =
-            lines + params::CLASS_BONUS[c as usize] + params::COMBO_BONUS[m] + params::SHAPE_VALUE[s] as i32;
-        let lines: i32 = pats.iter().map(|&p| params::OPPONENT_PATTERN_VALUE[p.index()]).sum();
-        let threat = lines
-            + params::OPPONENT_CLASS_BONUS[c as usize]
-            + params::OPPONENT_COMBO_BONUS[m]
-            + params::OPPONENT_SHAPE_VALUE[s] as i32;
+        let lines: i32 = pats.iter().map(|&p| w.pattern[p.index()]).sum();
+        let value = lines + w.class[c as usize] + w.combo[m] + w.shape[s] as i32;
+        let lines: i32 = pats.iter().map(|&p| w.opponent_pattern[p.index()]).sum();
+        let threat = lines + w.opponent_class[c as usize] + w.opponent_combo[m] + w.opponent_shape[s] as i32;
         e.value = i16::try_from(value).expect("point values fit sixteen bits");
         e.threat = i16::try_from(threat).expect("point values fit sixteen bits");
     }
@@ -265,7 +265,7 @@ mod tests {
 
     #[test]
     fn renju_black_forbidden_shapes() {
-        let t = point_tables(true);
+        let t = point_tables(Rule::Renju, true);
         assert_eq!(t.get(key([B4, B4, NONE, NONE])).forbid, Forbid::Forbidden);
         assert_eq!(t.get(key([D4, NONE, NONE, NONE])).forbid, Forbid::Forbidden);
         assert_eq!(t.get(key([OL, F3, NONE, NONE])).forbid, Forbid::Forbidden);
@@ -275,14 +275,14 @@ mod tests {
         assert_eq!(t.get(key([B4, F3, NONE, NONE])).class, Class::FourThree);
         assert_eq!(t.get(key([F4, NONE, NONE, NONE])).class, Class::OpenFour);
         assert_eq!(t.get(key([B4, B4, NONE, NONE])).value, 0);
-        let gomoku = point_tables(false);
+        let gomoku = point_tables(Rule::Freestyle, false);
         assert_eq!(gomoku.get(key([B4, B4, NONE, NONE])).forbid, Forbid::Legal);
         assert_eq!(gomoku.get(key([D4, NONE, NONE, NONE])).class, Class::OpenFour);
     }
 
     #[test]
     fn classes_combine_directions() {
-        let t = point_tables(false);
+        let t = point_tables(Rule::Freestyle, false);
         assert_eq!(t.get(key([F5, NONE, NONE, NONE])).class, Class::Five);
         assert_eq!(t.get(key([B4, B4, NONE, NONE])).class, Class::OpenFour);
         assert_eq!(t.get(key([NONE, F4, B2, NONE])).class, Class::OpenFour);
@@ -310,7 +310,7 @@ mod tests {
         assert_eq!(m([B4, F3, F2, NONE]), Combo::None);
         assert_eq!(m([F3, F3, B3, NONE]), Combo::None);
         assert_eq!(m([F2, B2, B1, NONE]), Combo::None);
-        let t = point_tables(false);
+        let t = point_tables(Rule::Freestyle, false);
         let pats = [F2, F2, NONE, NONE];
         assert_eq!(
             t.get(key(pats)).value as i32,
@@ -344,7 +344,7 @@ mod tests {
 
     #[test]
     fn stronger_points_are_worth_more() {
-        let t = point_tables(false);
+        let t = point_tables(Rule::Freestyle, false);
         let v = |p| t.get(key(p)).value;
         assert!(v([F5, NONE, NONE, NONE]) > v([F4, NONE, NONE, NONE]));
         assert!(v([F4, NONE, NONE, NONE]) > v([B4, F3, NONE, NONE]));

@@ -29,6 +29,54 @@
 
 use super::{CLASS_COUNT, COMBO_COUNT, SHAPE_COUNT};
 use crate::pattern::PAT_COUNT;
+use crate::types::Rule;
+
+/// One rule's evaluation weights: what the constants below are for freestyle. The rules differ
+/// in what their patterns lead to (an overline wins or not; a closed four near one may be dead),
+/// so a teacher judging under each rule gives each its own fit (`pbrain-gorin tune` fits the
+/// set of its records' rule).
+pub struct Weights {
+    pub pattern: [i32; PAT_COUNT],
+    pub class: [i32; CLASS_COUNT],
+    pub combo: [i32; COMBO_COUNT],
+    pub opponent_pattern: [i32; PAT_COUNT],
+    pub opponent_class: [i32; CLASS_COUNT],
+    pub opponent_combo: [i32; COMBO_COUNT],
+    pub tempo: i32,
+    pub shape: [i16; SHAPE_COUNT],
+    pub opponent_shape: [i16; SHAPE_COUNT],
+}
+
+/// The freestyle weights (documented above), also used by renju and caro.
+pub const FREESTYLE: Weights = Weights {
+    pattern: PATTERN_VALUE,
+    class: CLASS_BONUS,
+    combo: COMBO_BONUS,
+    opponent_pattern: OPPONENT_PATTERN_VALUE,
+    opponent_class: OPPONENT_CLASS_BONUS,
+    opponent_combo: OPPONENT_COMBO_BONUS,
+    tempo: TEMPO,
+    shape: SHAPE_VALUE,
+    opponent_shape: OPPONENT_SHAPE_VALUE,
+};
+
+include!("params_standard.rs");
+
+/// The weight sets, in the order `set_index` numbers them.
+pub const SETS: [&Weights; 2] = [&FREESTYLE, &STANDARD];
+
+/// Which weight set a rule evaluates with.
+pub fn set_index(rule: Rule) -> usize {
+    match rule {
+        Rule::Standard => 1,
+        Rule::Freestyle | Rule::Renju | Rule::CaroOverline | Rule::CaroExact => 0,
+    }
+}
+
+/// The weights a rule evaluates with.
+pub fn for_rule(rule: Rule) -> &'static Weights {
+    SETS[set_index(rule)]
+}
 
 /// Value of a point per line pattern it would make, indexed by `pattern::Pat`:
 /// none, B1, F1, B2, F2, B3, F3, B4, F4, F5, overline, double four in a line.

@@ -17,7 +17,7 @@
 use super::tune::{self, Sample, ALL, PARAMS, SIDE};
 use crate::board::splitmix64;
 use crate::eval::net::{self, NET_BUCKETS, NET_HIDDEN};
-use crate::eval::{classify, shape, unpack, SHAPE_COUNT};
+use crate::eval::{classify, params, shape, unpack, SHAPE_COUNT};
 use crate::pattern::PAT_COUNT;
 use anyhow::{bail, Context, Result};
 use std::fmt::Write;
@@ -103,8 +103,8 @@ pub fn run(args: &[String]) -> Result<()> {
     let path = args.first().context("usage: pbrain-gorin tune-net RECORDS.jsonl [epochs [scale [warm]]]")?;
     let epochs: usize = args.get(1).map_or(Ok(80), |n| n.parse()).context("epochs")?;
     let scale: f64 = args.get(2).map_or(Ok(650.0), |k| k.parse()).context("scale")?;
-    let (records, train, held) = tune::load(path)?;
-    let w = tune::current_weights();
+    let (records, train, held, rule) = tune::load(path)?;
+    let w = tune::current_weights(params::for_rule(rule));
     let warm = match args.get(3).map(String::as_str) {
         None => false,
         Some("warm") => true,

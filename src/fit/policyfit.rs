@@ -177,7 +177,7 @@ fn candidate(b: &Board, p: Pos, recent: &Recent) -> Cand {
 /// move and as the opponent's, no distance terms.
 fn start() -> Vec<f64> {
     let mut w = vec![0f64; TOTAL];
-    let t = point_tables(false);
+    let t = point_tables(Rule::Freestyle, false);
     for key in 0..=u16::MAX {
         let pats = crate::eval::unpack(key);
         if pats.iter().any(|&x| x.index() >= PAT_COUNT) {

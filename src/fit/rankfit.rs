@@ -15,7 +15,7 @@
 use super::policyfit::log_sum_exp;
 use super::tune::{self, Sample, ALL, PARAMS};
 use crate::board::Board;
-use crate::eval::Class;
+use crate::eval::{params, Class};
 use crate::types::Pos;
 use anyhow::{bail, Context, Result};
 
@@ -40,7 +40,7 @@ pub fn run(args: &[String]) -> Result<()> {
     // Teacher records keep the evaluation's absolute values calibrated while the ranks move.
     let teacher = match args.get(4) {
         Some(t) => {
-            let (_, tr, he) = tune::load(t)?;
+            let (_, tr, he, _) = tune::load(t)?;
             let net =
                 |v: &[Sample]| v.iter().map(|s| super::netfit::current_net(s) as f64).collect::<Vec<_>>();
             let (ntr, nhe) = (net(&tr), net(&he));
@@ -63,7 +63,7 @@ pub fn run(args: &[String]) -> Result<()> {
         bail!("no positions in {path}");
     }
     eprintln!("{games} games, {} positions fitted, {} held out", train.len(), held.len());
-    let mut w = tune::current_weights();
+    let mut w = tune::current_weights(&params::FREESTYLE);
     let show = |what: &str, w: &[f64]| {
         let (tl, ta) = measure(&train, w, temp);
         let (hl, ha) = measure(&held, w, temp);
@@ -115,7 +115,7 @@ pub fn run(args: &[String]) -> Result<()> {
         }
         show(&format!("epoch {epoch}"), &w);
     }
-    tune::print_weights(&w);
+    tune::print_weights(&w, crate::types::Rule::Freestyle);
     Ok(())
 }
 

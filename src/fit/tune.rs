@@ -66,8 +66,8 @@ pub fn run(args: &[String]) -> Result<()> {
         Some(n) => n.parse().context("iterations")?,
         None => 2000,
     };
-    let (games, samples, held_out) = load(path)?;
-    let mut w = current_weights();
+    let (games, samples, held_out, rule) = load(path)?;
+    let mut w = current_weights(params::for_rule(rule));
     for (i, x) in w.iter_mut().enumerate() {
         if fixed(i) {
             *x = 0.0;
@@ -87,23 +87,32 @@ pub fn run(args: &[String]) -> Result<()> {
         after.0
     );
     println!("// {} held-out positions: log loss {:.5} -> {:.5}", held_out.len(), before.1, after.1);
-    print_weights(&w);
+    print_weights(&w, rule);
     Ok(())
 }
 
-/// The quiet positions of a file of records: how many records, the positions fitted, and
-/// every tenth position held out.
-pub(super) fn load(path: &str) -> Result<(usize, Vec<Sample>, Vec<Sample>)> {
+/// The quiet positions of a file of records: how many records, the positions fitted, every
+/// tenth position held out, and the rule of the records (their weight set: one per file).
+pub(super) fn load(path: &str) -> Result<(usize, Vec<Sample>, Vec<Sample>, Rule)> {
     let text = std::fs::read_to_string(path).with_context(|| format!("reading {path}"))?;
     let mut samples = Vec::new();
     let mut cache = ThreatCache::new(16);
     let mut games = 0;
+    let mut first_rule = None;
     for line in text.lines().filter(|l| !l.trim().is_empty()) {
-        let Some((size, moves, label)) = parse_game(line) else { continue };
+        let Some((size, rule, moves, label)) = parse_game(line) else { continue };
+        let first = *first_rule.get_or_insert(rule);
+        if params::set_index(rule) != params::set_index(first) {
+            bail!(
+                "{path}: {} and {} records evaluate with different weights: fit them apart",
+                first.name(),
+                rule.name()
+            );
+        }
         games += 1;
         match label {
-            Label::Winner(winner) => collect(size, &moves, winner, &mut cache, &mut samples),
-            Label::Target(p) => collect_position(size, &moves, p, &mut cache, &mut samples),
+            Label::Winner(winner) => collect(size, rule, &moves, winner, &mut cache, &mut samples),
+            Label::Target(p) => collect_position(size, rule, &moves, p, &mut cache, &mut samples),
         }
     }
     if samples.is_empty() {
@@ -113,15 +122,24 @@ pub(super) fn load(path: &str) -> Result<(usize, Vec<Sample>, Vec<Sample>)> {
         samples.into_iter().enumerate().partition(|(i, _)| i % 10 == 0);
     let held_out = held_out.into_iter().map(|(_, s)| s).collect();
     let samples = samples.into_iter().map(|(_, s)| s).collect();
-    Ok((games, samples, held_out))
+    Ok((games, samples, held_out, first_rule.unwrap_or(Rule::Freestyle)))
 }
 
-/// A record: board size, moves in order, label.
-type Game = (usize, Vec<(i64, i64)>, Label);
+/// A record: board size, rule, moves in order, label.
+type Game = (usize, Rule, Vec<(i64, i64)>, Label);
 
-/// One JSONL record (`None` for games without a five and for targets outside 0..=1).
+/// One JSONL record (`None` for games without a five, for targets outside 0..=1 and for rules
+/// not known). `"rule"` is an `INFO rule` number (teacher files) or a rule's name (the Gomocup
+/// set); a record without it is freestyle, as the first teacher files were.
 fn parse_game(line: &str) -> Option<Game> {
     let size = number_after(line, "\"size\":")? as usize;
+    let rule = match line.split("\"rule\":").nth(1).map(str::trim_start) {
+        None => Rule::Freestyle,
+        Some(named) if named.starts_with('"') => {
+            Rule::ALL.into_iter().find(|r| named[1..].starts_with(&format!("{}\"", r.name())))?
+        }
+        Some(_) => Rule::from_info_value(number_after(line, "\"rule\":")? as u64)?,
+    };
     let label = if let Some(rest) = line.split("\"target\":").nth(1) {
         let text: String = rest
             .trim_start()
@@ -141,7 +159,7 @@ fn parse_game(line: &str) -> Option<Game> {
         }
     };
     let moves = coordinates(line.split("\"moves\":").nth(1)?)?;
-    Some((size, moves, label))
+    Some((size, rule, moves, label))
 }
 
 /// The `[[x, y], ...]` list at the start of `list` (`None` if it does not end with `]]`).
@@ -161,8 +179,15 @@ pub(super) fn number_after(line: &str, key: &str) -> Option<i64> {
     digits.parse().ok()
 }
 
-fn collect(size: usize, moves: &[(i64, i64)], winner: Color, cache: &mut ThreatCache, out: &mut Vec<Sample>) {
-    let mut b = Board::new(size, size, Rule::Freestyle);
+fn collect(
+    size: usize,
+    rule: Rule,
+    moves: &[(i64, i64)],
+    winner: Color,
+    cache: &mut ThreatCache,
+    out: &mut Vec<Sample>,
+) {
+    let mut b = Board::new(size, size, rule);
     for (ply, &(x, y)) in moves.iter().enumerate() {
         let Some(p) = b.pos(x, y).filter(|&p| b.is_empty(p)) else { return };
         if ply >= SKIP_PLIES && quiet(&mut b, cache) {
@@ -176,12 +201,13 @@ fn collect(size: usize, moves: &[(i64, i64)], winner: Color, cache: &mut ThreatC
 /// The position after `moves`, labelled `p` for its side to move (if it is quiet).
 fn collect_position(
     size: usize,
+    rule: Rule,
     moves: &[(i64, i64)],
     p: f32,
     cache: &mut ThreatCache,
     out: &mut Vec<Sample>,
 ) {
-    let mut b = Board::new(size, size, Rule::Freestyle);
+    let mut b = Board::new(size, size, rule);
     for &(x, y) in moves {
         let Some(pos) = b.pos(x, y).filter(|&pos| b.is_empty(pos)) else { return };
         b.make(pos);
@@ -233,11 +259,12 @@ pub(super) fn sample(b: &Board, won: f32) -> Sample {
     Sample { features: f, shapes, won, stones: b.stone_count() as u16 }
 }
 
-pub(super) fn current_weights() -> Vec<f64> {
+/// The weights of one set as the fit's vector (the opponent's negated: the fit adds them).
+pub(super) fn current_weights(set: &params::Weights) -> Vec<f64> {
     let mut w = vec![0f64; ALL];
     let sides = [
-        (1.0, &params::PATTERN_VALUE, &params::CLASS_BONUS, &params::COMBO_BONUS),
-        (-1.0, &params::OPPONENT_PATTERN_VALUE, &params::OPPONENT_CLASS_BONUS, &params::OPPONENT_COMBO_BONUS),
+        (1.0, &set.pattern, &set.class, &set.combo),
+        (-1.0, &set.opponent_pattern, &set.opponent_class, &set.opponent_combo),
     ];
     for (side, (sign, pats, classes, combos)) in sides.into_iter().enumerate() {
         for p in 0..PAT_COUNT {
@@ -250,10 +277,10 @@ pub(super) fn current_weights() -> Vec<f64> {
             w[side * SIDE + COMBOS + m] = sign * combos[m] as f64;
         }
     }
-    w[2 * SIDE] = params::TEMPO as f64;
+    w[2 * SIDE] = set.tempo as f64;
     for k in 0..SHAPE_COUNT {
-        w[PARAMS + k] = params::SHAPE_VALUE[k] as f64;
-        w[PARAMS + SHAPE_COUNT + k] = -params::OPPONENT_SHAPE_VALUE[k] as f64;
+        w[PARAMS + k] = set.shape[k] as f64;
+        w[PARAMS + SHAPE_COUNT + k] = -set.opponent_shape[k] as f64;
     }
     w
 }
@@ -344,28 +371,22 @@ fn fit(samples: &[Sample], w: &mut [f64], scale: f64, iterations: usize) {
     }
 }
 
-pub(super) fn print_weights(w: &[f64]) {
-    let side = |s: usize, sign: f64| -> (Vec<i64>, Vec<i64>, Vec<i64>) {
-        let weights = |from: usize, n: usize| -> Vec<i64> {
-            (0..n).map(|k| (sign * w[s * SIDE + from + k]).round() as i64).collect()
-        };
-        (weights(0, PAT_COUNT), weights(PAT_COUNT, CLASS_COUNT), weights(COMBOS, COMBO_COUNT))
+/// Prints the weights as the Rust source of `rule`'s set (`params::Weights`).
+pub(super) fn print_weights(w: &[f64], rule: Rule) {
+    let ints = |from: usize, n: usize, sign: f64| -> Vec<i64> {
+        (0..n).map(|k| (sign * w[from + k]).round() as i64).collect()
     };
-    let (own_p, own_c, own_m) = side(0, 1.0);
-    let (opp_p, opp_c, opp_m) = side(1, -1.0);
-    println!("pub const PATTERN_VALUE: [i32; PAT_COUNT] = {own_p:?};");
-    println!("pub const CLASS_BONUS: [i32; CLASS_COUNT] = {own_c:?};");
-    println!("pub const COMBO_BONUS: [i32; COMBO_COUNT] = {own_m:?};");
-    println!("pub const OPPONENT_PATTERN_VALUE: [i32; PAT_COUNT] = {opp_p:?};");
-    println!("pub const OPPONENT_CLASS_BONUS: [i32; CLASS_COUNT] = {opp_c:?};");
-    println!("pub const OPPONENT_COMBO_BONUS: [i32; COMBO_COUNT] = {opp_m:?};");
-    println!("pub const TEMPO: i32 = {};", w[2 * SIDE].round() as i64);
-    for (name, from, sign) in
-        [("SHAPE_VALUE", PARAMS, 1.0), ("OPPONENT_SHAPE_VALUE", PARAMS + SHAPE_COUNT, -1.0)]
-    {
-        let v: Vec<i64> = (0..SHAPE_COUNT).map(|k| (sign * w[from + k]).round() as i64).collect();
-        println!("pub const {name}: [i16; SHAPE_COUNT] = {v:?};");
+    let name = rule.name().to_uppercase().replace('-', "_");
+    println!("pub const {name}: Weights = Weights {{");
+    for (side, prefix, sign) in [(0, "", 1.0), (1, "opponent_", -1.0)] {
+        println!("    {prefix}pattern: {:?},", ints(side * SIDE, PAT_COUNT, sign));
+        println!("    {prefix}class: {:?},", ints(side * SIDE + PAT_COUNT, CLASS_COUNT, sign));
+        println!("    {prefix}combo: {:?},", ints(side * SIDE + COMBOS, COMBO_COUNT, sign));
     }
+    println!("    tempo: {},", w[2 * SIDE].round() as i64);
+    println!("    shape: {:?},", ints(PARAMS, SHAPE_COUNT, 1.0));
+    println!("    opponent_shape: {:?},", ints(PARAMS + SHAPE_COUNT, SHAPE_COUNT, -1.0));
+    println!("}};");
 }
 
 #[cfg(test)]
@@ -375,25 +396,46 @@ mod tests {
     #[test]
     fn reads_a_game_record() {
         let line = r#"{"file": "x.psq", "rule": "freestyle", "size": 20, "moves": [[8, 1], [6, 1], [4, 10]], "result": {"event": "five", "ply": 3, "winner": "black"}}"#;
-        let (size, moves, label) = parse_game(line).expect("a decided game");
-        assert_eq!(size, 20);
+        let (size, rule, moves, label) = parse_game(line).expect("a decided game");
+        assert_eq!((size, rule), (20, Rule::Freestyle));
         assert_eq!(moves, vec![(8, 1), (6, 1), (4, 10)]);
         assert_eq!(label, Label::Winner(Color::Black));
         let undecided = line.replace(r#""winner": "black""#, r#""winner": null"#);
         assert!(parse_game(&undecided).is_none());
+        let renju = parse_game(&line.replace(r#""freestyle""#, r#""renju""#)).expect("a renju game");
+        assert_eq!(renju.1, Rule::Renju);
+        assert!(parse_game(&line.replace(r#""freestyle""#, r#""chess""#)).is_none());
     }
 
     #[test]
     fn reads_a_teacher_record() {
         let line = r#"{"size": 15, "moves": [[7, 7], [8, 8]], "target": 0.625}"#;
-        let (size, moves, label) = parse_game(line).expect("a labelled position");
-        assert_eq!((size, moves.len()), (15, 2));
+        let (size, rule, moves, label) = parse_game(line).expect("a labelled position");
+        assert_eq!((size, rule, moves.len()), (15, Rule::Freestyle, 2));
         assert_eq!(label, Label::Target(0.625));
         assert!(parse_game(&line.replace("0.625", "1.5")).is_none());
         let mut samples = Vec::new();
-        collect_position(size, &moves, 0.625, &mut ThreatCache::new(10), &mut samples);
+        collect_position(size, rule, &moves, 0.625, &mut ThreatCache::new(10), &mut samples);
         assert_eq!(samples.len(), 1);
         assert_eq!(samples[0].won, 0.625);
+        let standard = line.replace(r#""size": 15"#, r#""size": 15, "rule": 1"#);
+        assert_eq!(parse_game(&standard).expect("a standard position").1, Rule::Standard);
+        assert!(parse_game(&line.replace(r#""size": 15"#, r#""size": 15, "rule": 3"#)).is_none());
+    }
+
+    #[test]
+    fn positions_follow_their_rule() {
+        // Six in a row is a five in freestyle and nothing in standard: the point that would
+        // make it must be valued differently, so the fit sees the rule's own patterns.
+        let moves = [(3, 7), (3, 0), (4, 7), (4, 0), (6, 7), (6, 0), (7, 7), (7, 0), (8, 7), (9, 0)];
+        let features = |rule| {
+            let mut b = Board::new(15, 15, rule);
+            for &(x, y) in &moves {
+                b.make(b.pos(x, y).unwrap());
+            }
+            sample(&b, 0.5).features
+        };
+        assert_ne!(features(Rule::Freestyle), features(Rule::Standard));
     }
 
     #[test]
@@ -411,12 +453,19 @@ mod tests {
     #[test]
     fn features_reproduce_the_evaluation() {
         // The fit is only meaningful if its linear model is the engine's evaluation.
+        // Each rule with a weight set of its own evaluates with that set.
         let moves = [(7, 7), (8, 8), (7, 8), (6, 8), (8, 6), (6, 6), (9, 5)];
-        let mut b = Board::new(15, 15, Rule::Freestyle);
-        let w = current_weights();
-        for &(x, y) in &moves {
-            b.make(b.pos(x, y).unwrap());
-            assert_eq!(eval(&sample(&b, 0.0), &w).round() as i32, b.evaluate() - b.net_value());
+        for rule in [Rule::Freestyle, Rule::Standard] {
+            let mut b = Board::new(15, 15, rule);
+            let w = current_weights(params::for_rule(rule));
+            for &(x, y) in &moves {
+                b.make(b.pos(x, y).unwrap());
+                assert_eq!(
+                    eval(&sample(&b, 0.0), &w).round() as i32,
+                    b.evaluate() - b.net_value(),
+                    "{rule:?}"
+                );
+            }
         }
     }
 }

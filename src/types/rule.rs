@@ -61,6 +61,15 @@ impl FiveRule {
 }
 
 impl Rule {
+    /// Every rule, in the order of their `INFO rule` values.
+    pub const ALL: [Rule; 5] =
+        [Rule::Freestyle, Rule::Standard, Rule::Renju, Rule::CaroOverline, Rule::CaroExact];
+
+    /// The rule whose canonical `INFO rule` value is `v` (records name rules by it).
+    pub fn from_info_value(v: u64) -> Option<Rule> {
+        Rule::ALL.into_iter().find(|r| u64::from(r.info_value()) == v)
+    }
+
     /// The canonical `INFO rule` value of this rule.
     pub fn info_value(self) -> u32 {
         match self {
