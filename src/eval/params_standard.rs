@@ -1,3 +1,8 @@
-/// Standard (exact five) weights: for now the freestyle set; `pbrain-gorin tune` on teacher
-/// positions judged under rule 1 prints its replacement.
+/// Standard (exact five) weights: the freestyle set. A refit of the linear weights alone to
+/// Rapfi's judgement under rule 1 (`scripts/teacher.py --rule 1 --nodes 20000 --scale 450` on
+/// 21,953 positions of 15x15 standard games, 16,243 quiet; `pbrain-gorin tune` 1500 iterations,
+/// scale 650) lowered the held-out log loss from 0.5537 to 0.5330 but lost in self-play under
+/// rule 1 at 100 ms a move, 122-174-4 over 300 games (-61 +/- 28 Elo over 150 pairs): the net
+/// of `net.rs` is a correction fitted on top of the freestyle set, so a new set needs its own
+/// net (`tune-net` on the same records), and more positions than these.
 pub const STANDARD: Weights = FREESTYLE;
