@@ -314,9 +314,9 @@ mod tests {
         let pats = [F2, F2, NONE, NONE];
         assert_eq!(
             t.get(key(pats)).value as i32,
-            2 * params::PATTERN_VALUE[F2.index()]
-                + params::COMBO_BONUS[Combo::TwoTwo as usize]
-                + params::SHAPE_VALUE[shape(&pats)] as i32
+            2 * params::FREESTYLE.pattern[F2.index()]
+                + params::FREESTYLE.combo[Combo::TwoTwo as usize]
+                + params::FREESTYLE.shape[shape(&pats)] as i32
         );
     }
 

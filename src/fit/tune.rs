@@ -371,12 +371,12 @@ fn fit(samples: &[Sample], w: &mut [f64], scale: f64, iterations: usize) {
     }
 }
 
-/// Prints the weights as the Rust source of `rule`'s set (`params::Weights`).
+/// Prints the weights as the Rust source of the set `rule` evaluates with (`params::Weights`).
 pub(super) fn print_weights(w: &[f64], rule: Rule) {
     let ints = |from: usize, n: usize, sign: f64| -> Vec<i64> {
         (0..n).map(|k| (sign * w[from + k]).round() as i64).collect()
     };
-    let name = rule.name().to_uppercase().replace('-', "_");
+    let name = params::SET_NAMES[params::set_index(rule)];
     println!("pub const {name}: Weights = Weights {{");
     for (side, prefix, sign) in [(0, "", 1.0), (1, "opponent_", -1.0)] {
         println!("    {prefix}pattern: {:?},", ints(side * SIDE, PAT_COUNT, sign));
