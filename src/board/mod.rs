@@ -115,6 +115,8 @@ pub struct Board {
     /// cells of the net's first-layer rows for their shapes.
     acc: [[i32; 2 * NET_HIDDEN]; 2],
     net_rows: &'static [net::Row],
+    /// The evaluation weights of the board's rule (its tempo and net).
+    weights: &'static params::Weights,
     /// The trained net `evaluate` uses instead of the classic evaluation, if any.
     gnn: Option<Arc<Gnn>>,
     /// Per side to move (that side's view): the sums over every point of the net's `h`.
@@ -176,7 +178,8 @@ impl Board {
             points,
             totals: [[0; 2]; 2],
             acc: [[0; 2 * NET_HIDDEN]; 2],
-            net_rows: net::rows(),
+            net_rows: net::rows(rule),
+            weights: params::for_rule(rule),
             gnn: gnn::select::net_for(rule, width, height).filter(|n| n.searchable()),
             gnn_sums: [[0; gnn::kernel::DIM]; 2],
             class_counts: [[0; CLASS_SLOTS]; 2],
@@ -785,12 +788,17 @@ impl Board {
     fn classic_value(&self) -> i32 {
         let own = self.totals[self.side as usize][0];
         let opp = self.totals[self.side.opp() as usize][1];
-        own - opp + params::for_rule(self.rule).tempo + self.net_value()
+        own - opp + self.weights.tempo + self.net_value()
     }
 
     /// The net's share of `evaluate` (the rest is linear in the point features).
     pub fn net_value(&self) -> i32 {
-        net::output(&self.acc[self.side as usize], &self.acc[self.side.opp() as usize], self.stones)
+        net::output(
+            self.weights.net,
+            &self.acc[self.side as usize],
+            &self.acc[self.side.opp() as usize],
+            self.stones,
+        )
     }
 
     /// Calls `f` for every empty point near a stone (the whole board is empty: nothing).

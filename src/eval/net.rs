@@ -3,8 +3,12 @@
 //! linear part, so a point's first-layer contribution depends on its shape alone: one row per
 //! (role, shape), which the board sums over its empty points as stones come and go (integer
 //! sums, so make and undo restore them exactly). Evaluating applies the hidden layer only.
+//! Each weight set of `params` has its own net (`Weights::net`), since each is a correction
+//! to that set's linear value: freestyle's is in `net_params.rs`.
 
-use super::SHAPE_COUNT;
+use super::{params, SHAPE_COUNT};
+use crate::types::Rule;
+use std::sync::OnceLock;
 
 pub const NET_HIDDEN: usize = 16;
 /// Output buckets by stones on the board: the hidden layer's weights to the output differ
@@ -17,22 +21,34 @@ pub const NO_SHAPE: u16 = u16::MAX;
 pub const ROW_SCALE: i64 = 1024;
 pub const OUT_SCALE: i64 = 64;
 
+/// One weight set's net: the first-layer rows of every (role, shape), role-major, the hidden
+/// biases, and per output bucket the output weights and bias, all fixed-point.
+pub struct NetWeights {
+    pub rows: &'static [i16; 2 * SHAPE_COUNT * NET_HIDDEN],
+    pub bias: [i32; NET_HIDDEN],
+    pub out: [[i32; NET_HIDDEN]; NET_BUCKETS],
+    pub out_bias: [i32; NET_BUCKETS],
+}
+
 include!("net_params.rs");
 
 /// One shape's rows for both roles side by side (as the side to move, then as the opponent),
 /// so that an update reads one place.
 pub type Row = [i32; 2 * NET_HIDDEN];
 
-/// The rows of every shape, in shape order, then the zero row of `NO_SHAPE`.
-pub fn rows() -> &'static [Row] {
-    static ROWS: std::sync::OnceLock<Vec<Row>> = std::sync::OnceLock::new();
-    ROWS.get_or_init(|| {
+/// The rows of every shape of the net `rule` evaluates with, in shape order, then the zero
+/// row of `NO_SHAPE`.
+pub fn rows(rule: Rule) -> &'static [Row] {
+    static ROWS: [OnceLock<Vec<Row>>; params::SETS.len()] = [const { OnceLock::new() }; params::SETS.len()];
+    let set = params::set_index(rule);
+    ROWS[set].get_or_init(|| {
+        let net = params::SETS[set].net;
         let mut rows = vec![[0; 2 * NET_HIDDEN]; SHAPE_COUNT + 1];
         for (s, row) in rows.iter_mut().enumerate().take(SHAPE_COUNT) {
             for role in 0..2 {
                 let at = (role * SHAPE_COUNT + s) * NET_HIDDEN;
                 for j in 0..NET_HIDDEN {
-                    row[role * NET_HIDDEN + j] = NET_ROWS[at + j] as i32;
+                    row[role * NET_HIDDEN + j] = net.rows[at + j] as i32;
                 }
             }
         }
@@ -60,18 +76,18 @@ pub fn bucket(stones: usize) -> usize {
     }
 }
 
-/// The net's correction (evaluation units) from the side to move's sums and the opponent's.
+/// The correction (evaluation units) of `net` from the side to move's sums and the opponent's.
 #[inline]
-pub fn output(own: &Row, opp: &Row, stones: usize) -> i32 {
+pub fn output(net: &NetWeights, own: &Row, opp: &Row, stones: usize) -> i32 {
     let b = bucket(stones);
     let mut sum: i64 = 0;
     for j in 0..NET_HIDDEN {
-        let h = NET_BIAS[j] + own[j] + opp[NET_HIDDEN + j];
+        let h = net.bias[j] + own[j] + opp[NET_HIDDEN + j];
         if h > 0 {
-            sum += NET_OUT[b][j] as i64 * h as i64;
+            sum += net.out[b][j] as i64 * h as i64;
         }
     }
-    (sum / (ROW_SCALE * OUT_SCALE)) as i32 + NET_OUT_BIAS[b]
+    (sum / (ROW_SCALE * OUT_SCALE)) as i32 + net.out_bias[b]
 }
 
 #[cfg(test)]
@@ -80,7 +96,7 @@ mod tests {
 
     #[test]
     fn no_shape_has_a_zero_row_and_rows_fit_the_table() {
-        let rows = rows();
+        let rows = rows(Rule::Freestyle);
         assert_eq!(rows.len(), SHAPE_COUNT + 1);
         assert!(rows[row_index(NO_SHAPE)].iter().all(|&x| x == 0));
         assert!(rows[..SHAPE_COUNT].iter().any(|r| r.iter().any(|&x| x != 0)), "a net with no weights");

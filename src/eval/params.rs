@@ -27,6 +27,7 @@
 //! The net of `net.rs` adds a correction on top of this linear value; it was fitted after
 //! these weights and must be refitted when they change (`pbrain-gorin tune-net`).
 
+use super::net::{NetWeights, FREESTYLE_NET};
 use super::{CLASS_COUNT, COMBO_COUNT, SHAPE_COUNT};
 use crate::pattern::PAT_COUNT;
 use crate::types::Rule;
@@ -54,6 +55,9 @@ pub struct Weights {
     /// linear value above.
     pub shape: [i16; SHAPE_COUNT],
     pub opponent_shape: [i16; SHAPE_COUNT],
+    /// The net's correction on top of the linear value: fitted to the same records after
+    /// these weights, so it belongs to them.
+    pub net: &'static NetWeights,
 }
 
 /// The freestyle weights (documented at the top), also used by renju and caro.
@@ -161,6 +165,7 @@ pub const FREESTYLE: Weights = Weights {
         0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
         0,
     ],
+    net: &FREESTYLE_NET,
 };
 
 include!("params_standard.rs");

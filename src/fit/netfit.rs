@@ -12,13 +12,15 @@
 //! first layer fold into one row of `NET_HIDDEN` numbers per (role, shape): the board sums
 //! them over its empty points as stones come and go, and the evaluation only applies the
 //! hidden layer. The rows, biases and output weights are printed, quantised, as the Rust
-//! source of `src/eval/net_params.rs`.
+//! source of the records' weight set's `NetWeights` (`FREESTYLE_NET` in
+//! `src/eval/net_params.rs`; another set's beside its weights).
 
 use super::tune::{self, Sample, ALL, PARAMS, SIDE};
 use crate::board::splitmix64;
 use crate::eval::net::{self, NET_BUCKETS, NET_HIDDEN};
 use crate::eval::{classify, params, shape, unpack, SHAPE_COUNT};
 use crate::pattern::PAT_COUNT;
+use crate::types::Rule;
 use anyhow::{bail, Context, Result};
 use std::fmt::Write;
 
@@ -98,7 +100,7 @@ fn inputs(s: &Sample) -> Inputs {
     dense.chain(s.shapes.iter().map(|&(i, c)| (PARAMS + i as usize, c))).collect()
 }
 
-/// Runs the fit and prints `net_params.rs`.
+/// Runs the fit and prints the net of the records' weight set.
 pub fn run(args: &[String]) -> Result<()> {
     let path = args.first().context("usage: pbrain-gorin tune-net RECORDS.jsonl [epochs [scale [warm]]]")?;
     let epochs: usize = args.get(1).map_or(Ok(80), |n| n.parse()).context("epochs")?;
@@ -108,10 +110,10 @@ pub fn run(args: &[String]) -> Result<()> {
     let warm = match args.get(3).map(String::as_str) {
         None => false,
         Some("warm") => true,
-        Some(other) => bail!("unknown option {other:?} (only \"warm\": start from the net in net_params.rs)"),
+        Some(other) => bail!("unknown option {other:?} (only \"warm\": start from the rule's current net)"),
     };
-    let net = fit(&train, &held, &w, scale, epochs, warm);
-    let text = source(&net);
+    let net = fit(&train, &held, &w, scale, epochs, warm.then_some(rule), rule);
+    let text = source(&net, params::SET_NAMES[params::set_index(rule)]);
     println!(
         "// Fitted by `pbrain-gorin tune-net` ({records} records, {} positions, {epochs} epochs, scale {scale:.0}).",
         train.len()
@@ -120,7 +122,17 @@ pub fn run(args: &[String]) -> Result<()> {
     Ok(())
 }
 
-fn fit(train: &[Sample], held: &[Sample], w: &[f64], scale: f64, epochs: usize, warm: bool) -> Net {
+/// Fits a net for records of `rule` on top of the linear weights `w`, starting from `warm`'s
+/// net when given.
+fn fit(
+    train: &[Sample],
+    held: &[Sample],
+    w: &[f64],
+    scale: f64,
+    epochs: usize,
+    warm: Option<Rule>,
+    rule: Rule,
+) -> Net {
     let tr: Vec<Inputs> = train.iter().map(inputs).collect();
     let he: Vec<Inputs> = held.iter().map(inputs).collect();
     let base_tr: Vec<f64> = train.iter().map(|s| tune::eval(s, w)).collect();
@@ -138,8 +150,8 @@ fn fit(train: &[Sample], held: &[Sample], w: &[f64], scale: f64, epochs: usize, 
         *x = ((splitmix64(&mut state) >> 11) as f64 / (1u64 << 53) as f64 * 2.0 - 1.0) * 0.1;
     }
     let mut net = Net { p, scale_in };
-    if warm {
-        start_from_current(&mut net);
+    if let Some(from) = warm {
+        start_from_current(&mut net, from);
     }
     let mut counts = [0usize; NET_BUCKETS];
     held.iter().for_each(|s| counts[net::bucket(s.stones as usize)] += 1);
@@ -149,8 +161,8 @@ fn fit(train: &[Sample], held: &[Sample], w: &[f64], scale: f64, epochs: usize, 
         eprintln!("{what}: log loss {fit:.5}, held out {held_loss:.5} (by bucket {})", per.join(" "));
     };
     let current =
-        |samples: &[Sample], base: &[f64]| log_loss(samples, base, scale, |_, s| current_net(s) as f64);
-    show("the net in net_params.rs", current(train, &base_tr), current(held, &base_he));
+        |samples: &[Sample], base: &[f64]| log_loss(samples, base, scale, |_, s| current_net(s, rule) as f64);
+    show("the rule's current net", current(train, &base_tr), current(held, &base_he));
     let report = |net: &Net, what: &str| {
         show(what, net.loss(&tr, &base_tr, train, scale), net.loss(&he, &base_he, held, scale));
     };
@@ -205,12 +217,13 @@ fn fit(train: &[Sample], held: &[Sample], w: &[f64], scale: f64, epochs: usize, 
     net
 }
 
-/// Sets the net to the one in `net_params.rs`, so that a fit refines it instead of starting
+/// Sets the net to the one `rule` evaluates with now, so that a fit refines it instead of starting
 /// over (new records then add to what the old ones taught). Its rows become the shape
 /// inputs' weights, the other inputs start at zero.
-fn start_from_current(net: &mut Net) {
+fn start_from_current(net: &mut Net, rule: Rule) {
     net.p[..W].fill(0.0);
-    let rows = net::rows();
+    let rows = net::rows(rule);
+    let now = params::for_rule(rule).net;
     for role in 0..2 {
         for (s, row) in rows.iter().enumerate().take(SHAPE_COUNT) {
             let i = PARAMS + role * SHAPE_COUNT + s;
@@ -223,19 +236,19 @@ fn start_from_current(net: &mut Net) {
         }
     }
     for j in 0..NET_HIDDEN {
-        net.p[BIAS + j] = net::NET_BIAS[j] as f64 / ROW_SCALE;
+        net.p[BIAS + j] = now.bias[j] as f64 / ROW_SCALE;
         for b in 0..NET_BUCKETS {
-            net.p[OUT + b * NET_HIDDEN + j] = net::NET_OUT[b][j] as f64 / OUT_SCALE;
+            net.p[OUT + b * NET_HIDDEN + j] = now.out[b][j] as f64 / OUT_SCALE;
         }
     }
     for b in 0..NET_BUCKETS {
-        net.p[OUT_BIAS + b] = net::NET_OUT_BIAS[b] as f64;
+        net.p[OUT_BIAS + b] = now.out_bias[b] as f64;
     }
 }
 
-/// The correction of the net in `net_params.rs` for a sample, as the board computes it.
-pub(super) fn current_net(s: &Sample) -> i32 {
-    let rows = net::rows();
+/// The correction of `rule`'s current net for a sample, as the board computes it.
+pub(super) fn current_net(s: &Sample, rule: Rule) -> i32 {
+    let rows = net::rows(rule);
     let mut acc = [[0i32; 2 * NET_HIDDEN]; 2];
     for &(i, c) in &s.shapes {
         let (role, shape) = ((i as usize) / SHAPE_COUNT, (i as usize) % SHAPE_COUNT);
@@ -243,7 +256,7 @@ pub(super) fn current_net(s: &Sample) -> i32 {
             *a += c as i32 * r;
         }
     }
-    net::output(&acc[0], &acc[1], s.stones as usize)
+    net::output(params::for_rule(rule).net, &acc[0], &acc[1], s.stones as usize)
 }
 
 /// The inputs a point of shape `s` gives role `role` (0 own, 1 opponent): its four patterns,
@@ -275,7 +288,8 @@ fn folded_rows(net: &Net) -> Vec<[f64; NET_HIDDEN]> {
     rows
 }
 
-fn source(net: &Net) -> String {
+/// The net as the Rust source of a `NetWeights` constant named after the weight set `set`.
+fn source(net: &Net, set: &str) -> String {
     let rows = folded_rows(net);
     // The tempo input is 1 in every position: a constant, folded into the hidden biases.
     let tempo = 2 * SIDE;
@@ -295,18 +309,16 @@ fn source(net: &Net) -> String {
         flat.iter_mut().for_each(|x| *x = (*x).clamp(-limit, limit));
     }
     let mut out = String::new();
-    let _ = writeln!(out, "pub static NET_ROWS: [i16; 2 * SHAPE_COUNT * NET_HIDDEN] = {flat:?};");
-    let _ = writeln!(
-        out,
-        "pub const NET_BIAS: [i32; NET_HIDDEN] = {:?};",
-        bias.map(|b| q(b, ROW_SCALE)).collect::<Vec<_>>()
-    );
+    let _ = writeln!(out, "pub const {set}_NET: NetWeights = NetWeights {{");
+    let _ = writeln!(out, "    rows: &{flat:?},");
+    let _ = writeln!(out, "    bias: {:?},", bias.map(|b| q(b, ROW_SCALE)).collect::<Vec<_>>());
     let outs: Vec<Vec<i64>> = (0..NET_BUCKETS)
         .map(|b| (0..NET_HIDDEN).map(|j| q(net.p[OUT + b * NET_HIDDEN + j], OUT_SCALE)).collect())
         .collect();
-    let _ = writeln!(out, "pub const NET_OUT: [[i32; NET_HIDDEN]; NET_BUCKETS] = {outs:?};");
+    let _ = writeln!(out, "    out: {outs:?},");
     let biases: Vec<i64> = (0..NET_BUCKETS).map(|b| net.p[OUT_BIAS + b].round() as i64).collect();
-    let _ = writeln!(out, "pub const NET_OUT_BIAS: [i32; NET_BUCKETS] = {biases:?};");
+    let _ = writeln!(out, "    out_bias: {biases:?},");
+    let _ = writeln!(out, "}};");
     out
 }
 
@@ -363,14 +375,18 @@ mod tests {
 
     #[test]
     fn the_current_net_of_a_sample_is_the_boards() {
-        let mut b = crate::board::Board::new(15, 15, crate::types::Rule::Freestyle);
-        for (n, (x, y)) in
-            [(7, 7), (8, 8), (7, 8), (6, 8), (8, 6), (9, 9), (5, 9), (9, 5)].into_iter().enumerate()
-        {
-            b.make(b.pos(x, y).unwrap());
-            assert_eq!(current_net(&tune::sample(&b, 0.5)), b.net_value(), "after {} stones", n + 1);
+        // Every rule's board sums its own set's net; the fitter must read the same one.
+        for rule in [Rule::Freestyle, Rule::Standard, Rule::Renju] {
+            let mut b = crate::board::Board::new(15, 15, rule);
+            for (n, (x, y)) in
+                [(7, 7), (8, 8), (7, 8), (6, 8), (8, 6), (9, 9), (5, 9), (9, 5)].into_iter().enumerate()
+            {
+                b.make(b.pos(x, y).unwrap());
+                let s = tune::sample(&b, 0.5);
+                assert_eq!(current_net(&s, rule), b.net_value(), "{rule:?} after {} stones", n + 1);
+            }
+            assert_ne!(b.net_value(), 0, "the comparison says nothing if the net is silent");
         }
-        assert_ne!(b.net_value(), 0, "the comparison says nothing if the net is silent");
     }
 
     #[test]
@@ -380,9 +396,10 @@ mod tests {
         let big = PARAMS + 3;
         p[big * NET_HIDDEN] = 100.0;
         let net = Net { p, scale_in: vec![1.0; ALL] };
-        let text = source(&net);
-        let rows = text.lines().find(|l| l.starts_with("pub static NET_ROWS")).expect("rows line");
-        let list = &rows[rows.find("= [").expect("list") + 3..rows.rfind(']').expect("end")];
+        let text = source(&net, "FREESTYLE");
+        assert!(text.starts_with("pub const FREESTYLE_NET: NetWeights"));
+        let rows = text.lines().find(|l| l.starts_with("    rows: &[")).expect("rows line");
+        let list = &rows[rows.find("&[").expect("list") + 2..rows.rfind(']').expect("end")];
         let values: Vec<i64> = list.split(", ").map(|v| v.parse().expect("integer")).collect();
         assert_eq!(values.len(), 2 * SHAPE_COUNT * NET_HIDDEN);
         assert!(values.iter().all(|v| v.abs() <= i16::MAX as i64));

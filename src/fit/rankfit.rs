@@ -40,9 +40,10 @@ pub fn run(args: &[String]) -> Result<()> {
     // Teacher records keep the evaluation's absolute values calibrated while the ranks move.
     let teacher = match args.get(4) {
         Some(t) => {
-            let (_, tr, he, _) = tune::load(t)?;
-            let net =
-                |v: &[Sample]| v.iter().map(|s| super::netfit::current_net(s) as f64).collect::<Vec<_>>();
+            let (_, tr, he, rule) = tune::load(t)?;
+            let net = |v: &[Sample]| {
+                v.iter().map(|s| super::netfit::current_net(s, rule) as f64).collect::<Vec<_>>()
+            };
             let (ntr, nhe) = (net(&tr), net(&he));
             Some((tr, ntr, he, nhe))
         }

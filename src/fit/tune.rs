@@ -386,6 +386,8 @@ pub(super) fn print_weights(w: &[f64], rule: Rule) {
     println!("    tempo: {},", w[2 * SIDE].round() as i64);
     println!("    shape: {:?},", ints(PARAMS, SHAPE_COUNT, 1.0));
     println!("    opponent_shape: {:?},", ints(PARAMS + SHAPE_COUNT, SHAPE_COUNT, -1.0));
+    // The set's net was fitted on top of the old weights: refit it (`tune-net`) on these.
+    println!("    net: &{name}_NET,");
     println!("}};");
 }
 
