@@ -6,5 +6,6 @@
 /// of `net.rs` is a correction fitted on top of the freestyle set. With 70,982 positions and a
 /// net per set, freestyle's net refined on them (held-out log loss 0.5694 -> 0.5584, the best
 /// of three fits in README's *Fitting the evaluation*) scored -8 +/- 22 Elo over 150 pairs at
-/// 100 ms: a closer fit to Rapfi's standard judgement has not yet turned into wins.
+/// 100 ms and -4 +/- 16 at 300 ms: a closer fit to Rapfi's standard judgement has not yet
+/// turned into wins.
 pub const STANDARD: Weights = FREESTYLE;
