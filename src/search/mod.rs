@@ -167,6 +167,14 @@ const SINGULAR_DEPTH: i32 = 8;
 const SINGULAR_MARGIN: i32 = 4;
 const SINGULAR_SLACK: i32 = 3;
 
+/// Fail-high reduction: at a non-PV node whose static value is this much a ply above beta
+/// (and the opponent threatens nothing), moves other than fours are searched a ply shallower.
+/// Self-play against the search without it, `--random-plies 2`, 300 games each (Elo over 150
+/// pairs): standard +9 +/- 23 at 100 ms, +15 +/- 20 and +9 +/- 18 at 300 ms; freestyle
+/// +19 +/- 23 and renju +4 +/- 26 at 100 ms; all 1,500 games +11 +/- 10 over 750 pairs.
+/// `bench 13` searches 0.56 of the nodes.
+const FAIL_HIGH_MARGIN: i32 = 60;
+
 fn futility_margin(depth: i32) -> i32 {
     FUTILITY_MARGIN * depth
 }
@@ -773,6 +781,14 @@ impl<'a> Searcher<'a> {
             }
         }
 
+        // A node whose static value stands far above beta will most likely fail high whatever
+        // it plays: its moves other than fours get a ply less (Rapfi's fail-high reduction).
+        let likely_fail_high = !pv
+            && depth >= 2
+            && !is_decisive(beta)
+            && !movepick::under_three_threat(b, b.side_to_move().opp())
+            && self.static_value(b) >= beta + FAIL_HIGH_MARGIN * depth;
+
         let mut extend_tt_move = false;
         if let Some(bound) = singular_bound {
             self.skipped[ply] = tt_move;
@@ -849,6 +865,7 @@ impl<'a> Searcher<'a> {
             }
             // Threats and defences are reduced too: the cap has already left only a few.
             let reduction = reduction(depth, i, pv);
+            let child = child - (likely_fail_high && b.class(p, us) < Class::Four) as i32;
             b.make(p);
             let mut score;
             if i == 0 {
