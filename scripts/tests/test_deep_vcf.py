@@ -95,7 +95,12 @@ class OtherWinningMoves(unittest.TestCase):
         self.assertTrue(puzzles.defender_lost([str(GORIN)], self.PUZZLE, (6, 7), 300))
 
     def test_a_move_that_lets_the_win_go_is_not_counted(self):
-        self.assertFalse(puzzles.defender_lost([str(GORIN)], self.PUZZLE, (0, 0), 300))
+        # White also has an open three (row 12): a black move elsewhere lets white make an open
+        # four and win first. (Without it white is lost after any black move: black's open
+        # three alone wins freestyle by force, as Rapfi and Gorin both find.)
+        puzzle = dict(self.PUZZLE, white=[[6, 6], [3, 11], [4, 11], [5, 11]],
+                      black=[[7, 7], [8, 7], [9, 7], [12, 2]])
+        self.assertFalse(puzzles.defender_lost([str(GORIN)], puzzle, (0, 0), 300))
 
     def test_a_quiet_move_beside_an_open_four_still_wins(self):
         # Black's open four stands; the quiet move keeps it. White's block of one end is
