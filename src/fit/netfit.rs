@@ -112,7 +112,7 @@ pub fn run(args: &[String]) -> Result<()> {
         Some("warm") => true,
         Some(other) => bail!("unknown option {other:?} (only \"warm\": start from the rule's current net)"),
     };
-    let net = fit(&train, &held, &w, scale, epochs, warm.then_some(rule), rule);
+    let net = fit(&train, &held, &w, scale, epochs, warm, rule);
     let text = source(&net, params::SET_NAMES[params::set_index(rule)]);
     println!(
         "// Fitted by `pbrain-gorin tune-net` ({records} records, {} positions, {epochs} epochs, scale {scale:.0}).",
@@ -122,15 +122,15 @@ pub fn run(args: &[String]) -> Result<()> {
     Ok(())
 }
 
-/// Fits a net for records of `rule` on top of the linear weights `w`, starting from `warm`'s
-/// net when given.
+/// Fits a net for records of `rule` on top of the linear weights `w`, starting from `rule`'s
+/// current net when `warm`.
 fn fit(
     train: &[Sample],
     held: &[Sample],
     w: &[f64],
     scale: f64,
     epochs: usize,
-    warm: Option<Rule>,
+    warm: bool,
     rule: Rule,
 ) -> Net {
     let tr: Vec<Inputs> = train.iter().map(inputs).collect();
@@ -150,8 +150,8 @@ fn fit(
         *x = ((splitmix64(&mut state) >> 11) as f64 / (1u64 << 53) as f64 * 2.0 - 1.0) * 0.1;
     }
     let mut net = Net { p, scale_in };
-    if let Some(from) = warm {
-        start_from_current(&mut net, from);
+    if warm {
+        start_from_current(&mut net, rule);
     }
     let mut counts = [0usize; NET_BUCKETS];
     held.iter().for_each(|s| counts[net::bucket(s.stones as usize)] += 1);

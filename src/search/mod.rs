@@ -775,19 +775,20 @@ impl<'a> Searcher<'a> {
         if tt_move == Pos::NONE && depth >= 4 {
             depth -= 1;
         }
-        if !pv && !is_decisive(alpha) && !is_decisive(beta) {
-            if let Some(score) = self.shallow_cut(b, alpha, beta, depth, ply) {
+        // The static value of a non-PV node that the opponent does not threaten: what futility,
+        // razoring and the fail-high reduction weigh.
+        let calm_eval =
+            (!pv && !is_decisive(beta) && !movepick::under_three_threat(b, b.side_to_move().opp()))
+                .then(|| self.static_value(b));
+        if let Some(eval) = calm_eval.filter(|_| !is_decisive(alpha)) {
+            if let Some(score) = self.shallow_cut(b, eval, alpha, beta, depth, ply) {
                 return score;
             }
         }
 
         // A node whose static value stands far above beta will most likely fail high whatever
         // it plays: its moves other than fours get a ply less (Rapfi's fail-high reduction).
-        let likely_fail_high = !pv
-            && depth >= 2
-            && !is_decisive(beta)
-            && !movepick::under_three_threat(b, b.side_to_move().opp())
-            && self.static_value(b) >= beta + FAIL_HIGH_MARGIN * depth;
+        let likely_fail_high = depth >= 2 && calm_eval.is_some_and(|e| e >= beta + FAIL_HIGH_MARGIN * depth);
 
         let mut extend_tt_move = false;
         if let Some(bound) = singular_bound {
@@ -908,14 +909,22 @@ impl<'a> Searcher<'a> {
         best_score
     }
 
-    /// Shallow nodes far from the window, when the opponent threatens nothing: far above
-    /// beta, the static value stands (futility); far below alpha, only fours can still
-    /// help, which the leaf's VCF looks for (razoring).
-    fn shallow_cut(&mut self, b: &mut Board, alpha: i32, beta: i32, depth: i32, ply: usize) -> Option<i32> {
-        if depth > FUTILITY_DEPTH || movepick::under_three_threat(b, b.side_to_move().opp()) {
+    /// Shallow nodes far from the window, when the opponent threatens nothing (the caller's
+    /// condition for `eval`, the static value): far above beta, the static value stands
+    /// (futility); far below alpha, only fours can still help, which the leaf's VCF looks for
+    /// (razoring).
+    fn shallow_cut(
+        &mut self,
+        b: &mut Board,
+        eval: i32,
+        alpha: i32,
+        beta: i32,
+        depth: i32,
+        ply: usize,
+    ) -> Option<i32> {
+        if depth > FUTILITY_DEPTH {
             return None;
         }
-        let eval = self.static_value(b);
         if eval - futility_margin(depth) >= beta {
             return Some(eval);
         }
