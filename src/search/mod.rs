@@ -182,13 +182,6 @@ const SINGULAR_SLACK: i32 = 3;
 /// `bench 13` searches 0.56 of the nodes.
 const FAIL_HIGH_MARGIN: i32 = 60;
 
-/// A node's static value and whether it rose since the same side's last move.
-#[derive(Copy, Clone)]
-struct Standing {
-    eval: i32,
-    improving: bool,
-}
-
 /// `Searcher::evals` where a node took no static value.
 const NO_EVAL: i32 = i32::MIN;
 
@@ -794,18 +787,15 @@ impl<'a> Searcher<'a> {
         if tt_move == Pos::NONE && depth >= 4 {
             depth -= 1;
         }
-        // Whether the static value has risen since this side's last move (where either is
-        // unknown, it counts as risen: prune less).
         let eval = self.static_value(b);
         self.evals[ply] = eval;
-        let improving = ply < 2 || self.evals[ply - 2] == NO_EVAL || eval > self.evals[ply - 2];
         // The static value of a non-PV node that the opponent does not threaten: what futility,
         // razoring and the fail-high reduction weigh.
         let calm_eval =
             (!pv && !is_decisive(beta) && !movepick::under_three_threat(b, b.side_to_move().opp()))
                 .then_some(eval);
         if let Some(eval) = calm_eval.filter(|_| !is_decisive(alpha)) {
-            if let Some(score) = self.shallow_cut(b, Standing { eval, improving }, alpha, beta, depth, ply) {
+            if let Some(score) = self.shallow_cut(b, eval, alpha, beta, depth, ply) {
                 return score;
             }
         }
@@ -940,23 +930,28 @@ impl<'a> Searcher<'a> {
     fn shallow_cut(
         &mut self,
         b: &mut Board,
-        standing: Standing,
+        eval: i32,
         alpha: i32,
         beta: i32,
         depth: i32,
         ply: usize,
     ) -> Option<i32> {
-        let Standing { eval, improving } = standing;
         if depth > FUTILITY_DEPTH {
             return None;
         }
-        if eval - futility_margin(depth - improving as i32) >= beta {
+        if eval - futility_margin(depth - self.improving(ply) as i32) >= beta {
             return Some(eval);
         }
         if depth <= RAZOR_DEPTH && eval + razor_margin(depth) < alpha {
             return Some(self.leaf(b, alpha, beta, ply));
         }
         None
+    }
+
+    /// Whether the static value at `ply` has risen since the same side's last move (where
+    /// either is unknown, it counts as risen: prune less).
+    fn improving(&self, ply: usize) -> bool {
+        ply < 2 || self.evals[ply - 2] == NO_EVAL || self.evals[ply] > self.evals[ply - 2]
     }
 
     fn reward(&mut self, ply: usize, p: Pos, depth: i32) {
