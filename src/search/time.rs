@@ -46,11 +46,13 @@ pub const FAST: Budget = Budget { soft: Duration::from_millis(5), hard: Duration
 /// replies at 1 s turns: 926 ms against a limit of 900), so a twentieth leaves room and gives
 /// the search the rest. A tenth always left Rapfi, which answers up to 990 ms into a 1000 ms
 /// turn, about 7% more thinking time on the moves both sides think over (median 932-970 ms
-/// against Gorin's 872 in run Q). Once replies have been late (`loaded`: the machine is
-/// busy), the part of the delay Gorin cannot see (before it reads the command, after it
-/// flushes) grows too, so a tenth is kept back again, besides the measured lateness.
-fn turn_reserve(turn_ms: i64, loaded: bool) -> i64 {
-    (turn_ms / if loaded { 10 } else { 20 }).clamp(40, 1_000)
+/// against Gorin's 872 in run Q). Once replies have been late (`late_ms`, the lateness
+/// margin: the machine is busy), the part of the delay Gorin cannot see (before it reads the
+/// command, after it flushes) grows with it, so as much again is kept back, up to another
+/// twentieth: a tenth under real load, as before, but little more than a twentieth where a
+/// second busy core makes replies 10-20 ms late.
+fn turn_reserve(turn_ms: i64, late_ms: i64) -> i64 {
+    (turn_ms / 20).clamp(40, 1_000) + late_ms.clamp(0, turn_ms / 20)
 }
 
 /// Moves a game is assumed to still need from us, given how many stones are on the board.
@@ -90,7 +92,7 @@ pub fn budget(limits: &TimeControl, stones: usize, used_ms: i64, late_ms: i64) -
     let mut soft = i64::MAX;
     if limits.turn_ms > 0 {
         let late = late_ms.min(limits.turn_ms / MAX_LATE_SHARE);
-        hard = limits.turn_ms - turn_reserve(limits.turn_ms, late_ms > 0) - late;
+        hard = limits.turn_ms - turn_reserve(limits.turn_ms, late_ms) - late;
         // Time left over from a turn is lost, so with only a turn limit keep deepening until the
         // hard stop: an unfinished iteration still improves the move when it finds a better one.
         soft = hard;
