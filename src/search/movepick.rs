@@ -2,12 +2,13 @@
 //!
 //! When the opponent threatens to make an open four (or a double four), only moves that can
 //! matter are generated: points where the opponent could make a four or better (this includes
-//! every block of an open three and of a split three) and our own fours, which force a reply
-//! first. Otherwise every candidate near the stones is generated.
+//! every block of an open three and of a split three, and in renju the points forbidden to
+//! black on its three's line) and our own fours, which force a reply first. Otherwise every candidate near the stones is generated.
 
 use super::policy;
 use crate::board::Board;
 use crate::eval::{Class, Forbid};
+use crate::pattern;
 use crate::rules::renju::ForbiddenPoints;
 use crate::types::{Color, Pos, Rule};
 
@@ -46,7 +47,18 @@ fn renju_black(b: &Board) -> bool {
 /// Whether `p` can matter when the opponent threatens an open four: a four or better for
 /// either side there (see the module's comment).
 fn meets_threat(b: &Board, p: Pos, us: Color) -> bool {
-    b.class(p, us) >= Class::Four || b.class(p, us.opp()) >= Class::Four
+    b.class(p, us) >= Class::Four || blocks_four_line(b, p, us.opp())
+}
+
+/// Whether a stone of the other side at `p` takes a point where `color` would make a four or
+/// better. Renju's black has no class on a point forbidden to it (a double four there), yet
+/// that point still lies on its three's line, and white may block there: without this
+/// test the search never tried such blocks and the threat solver took black's threes for
+/// wins that white answers there.
+pub fn blocks_four_line(b: &Board, p: Pos, color: Color) -> bool {
+    b.class(p, color) >= Class::Four
+        || (b.forbid_hint(p, color) == Forbid::Forbidden
+            && b.patterns(p, color).iter().any(|&q| q == pattern::B4 || q == pattern::F4 || q == pattern::D4))
 }
 
 /// Drops renju black's forbidden points from a move list (nothing to do in other rules).
@@ -222,6 +234,48 @@ mod renju_tests {
         let mut free = Board::from_ascii(text, Rule::Freestyle);
         generate(&mut free, &mut out, &[Pos::NONE; 2], &vec![0; crate::board::MAX_CELLS], Pos::NONE);
         assert!(out.iter().any(|m| m.pos == p));
+    }
+}
+
+#[cfg(test)]
+mod forbidden_block_tests {
+    use super::*;
+
+    /// White facing black's three may block on a point forbidden to black: here k8, where
+    /// black would make a double four (the k column and row 8). Black has no class there, so
+    /// the threat filter must look at the line patterns, not the class.
+    #[test]
+    fn white_may_block_a_three_on_blacks_forbidden_point() {
+        let text = "\
+o..............
+...............
+...............
+...............
+..........x....
+..........x....
+..........x....
+........ox.xx..
+..........o....
+...............
+...............
+...............
+...............
+...............
+o.............o";
+        let mut b = Board::from_ascii(text, Rule::Renju);
+        assert_eq!(b.side_to_move(), Color::White);
+        let k8 = b.pos(10, 7).unwrap();
+        let k4 = b.pos(10, 3).unwrap();
+        assert!(under_three_threat(&b, Color::Black));
+        assert!(b.is_forbidden(k8));
+        assert!(blocks_four_line(&b, k8, Color::Black));
+        let mut out = Vec::new();
+        generate(&mut b, &mut out, &[Pos::NONE; 2], &vec![0; crate::board::MAX_CELLS], Pos::NONE);
+        assert!(out.iter().any(|m| m.pos == k4));
+        assert!(out.iter().any(|m| m.pos == k8), "the block on the forbidden point is generated");
+        assert!(generates(&mut b, k8));
+        // A forbidden point off the three's line is still no answer to it.
+        assert!(out.len() < 8, "{} moves", out.len());
     }
 }
 

@@ -5,14 +5,15 @@
 //! threats; the defender gets every reply that can matter, so a win found is a proof:
 //! - after a four, the defender must take the five point (each one, if there are several);
 //! - after an open three, the defender may block at any point where the attacker would make a
-//!   four or better, or answer with a four of its own, and wins outright if it has a VCF.
+//!   four or better (renju's black included where the point is forbidden to it), or answer
+//!   with a four of its own, and wins outright if it has a VCF.
 //!
 //! Failures are remembered in a direct-mapped cache keyed by position and remaining depth
 //! (a failure at depth d is a failure at every depth up to d); successes are rare and end the
 //! search. A node budget bounds every call; running out counts as "not found" and is never
 //! cached.
 
-use super::movepick::{five_point, legal_for, open_four_point};
+use super::movepick::{blocks_four_line, five_point, legal_for, open_four_point};
 use crate::board::Board;
 use crate::eval::Class;
 use crate::types::{Color, Pos, Rule};
@@ -469,7 +470,7 @@ impl<'a> Solver<'a> {
                 return false;
             }
             b.for_each_candidate(|p| {
-                if b.class(p, attacker) >= Class::Four || b.class(p, defender) >= Class::Four {
+                if blocks_four_line(b, p, attacker) || b.class(p, defender) >= Class::Four {
                     replies.push(p);
                 }
             });

@@ -1,6 +1,7 @@
 //! Unit tests of the threat solvers: VCF and VCT proofs and refutations, the cache and the budget.
 
 use super::*;
+use crate::rules::renju::ForbiddenPoints;
 use crate::search::movepick::legal_for;
 
 /// Plays a proof out and checks that it ends in a five of the side that was to move, every
@@ -293,4 +294,48 @@ fn more_fours_than_the_buffer_still_come_best_first() {
     assert_eq!(fours_of(&mut b, Color::Black, &mut got), n);
     assert_eq!(got, expected);
     assert_eq!(b.class(got[0], Color::Black), Class::OpenFour);
+}
+
+// Renju, black to move (a game against Rapfi, move 27). Black's k5 makes a three on the k
+// column whose far end k8 is forbidden to black (a double four with row 8), so black never
+// takes it; white still may, and its block there (an open three of its own on the i6-k8
+// diagonal besides) wins for white. The solver once listed only the points where black has
+// a class, took k5 for a win by threats and played it.
+const FORBIDDEN_BLOCK: &str = "\
+...............
+...............
+...............
+........x......
+........o...o..
+........o.xx...
+........ooxo...
+.......xox.xx..
+.......xxxo....
+.......o.x.....
+.......oxoo....
+.......o.......
+...............
+...............
+...............";
+
+#[test]
+fn vct_lets_white_block_on_blacks_forbidden_point() {
+    let mut b = Board::from_ascii(FORBIDDEN_BLOCK, Rule::Renju);
+    assert_eq!(b.side_to_move(), Color::Black);
+    let (k5, k8) = (b.pos(10, 4).unwrap(), b.pos(10, 7).unwrap());
+    b.make(k5);
+    assert!(b.is_forbidden(k8), "k8 is a double four for black");
+    assert_eq!(b.class(k8, Color::Black), Class::None);
+    b.undo();
+    for depth in 1..=8 {
+        if let Some(proof) = vct(&mut b, depth) {
+            assert_ne!(proof.line[0], k5, "k5 is answered at k8 (depth {depth})");
+            assert_proof(&b, &proof);
+        }
+    }
+    // With white's block at k8 listed, black's threat there is no longer a win in itself:
+    // after k5 k8 black has no VCF.
+    b.make(k5);
+    b.make(k8);
+    assert!(vcf(&mut b).is_none());
 }
