@@ -3,7 +3,8 @@
 //! When the opponent threatens to make an open four (or a double four), only moves that can
 //! matter are generated: points where the opponent could make a four or better (this includes
 //! every block of an open three and of a split three, and in renju the points forbidden to
-//! black on its three's line) and our own fours, which force a reply first. Otherwise every candidate near the stones is generated.
+//! black on its three's line) and our own fours, which force a reply first. Otherwise every
+//! candidate near the stones is generated.
 
 use super::policy;
 use crate::board::Board;
