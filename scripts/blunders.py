@@ -27,6 +27,7 @@ import sys
 from pathlib import Path
 
 from gorinkit.evals import DECIDED, FORCED_LOSS, MISSED_WIN, Judge
+from gorinkit.referee import game_moves
 
 def coord(m: list[int]) -> str:
     """Letter = column from a, number = row from 1 at the top (as Gorin's PVs)."""
@@ -41,11 +42,6 @@ def engine_colour(game: dict, engine: str) -> int | None:
     if game["white"].startswith(engine):
         return 1
     return None
-
-
-def game_moves(game: dict) -> list[list[int]]:
-    """A match record's stones in order, the opening's first."""
-    return [list(m) for m in game["opening"]] + [list(m) for m in game["moves"]]
 
 
 def review(game: dict, colour: int, judge, top: int) -> dict:

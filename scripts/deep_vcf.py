@@ -22,7 +22,7 @@ import sys
 from pathlib import Path
 
 from gorinkit.paths import DEFAULT_ENGINE
-from gorinkit.referee import RULE_KEYS, read_jsonl, rule_number
+from gorinkit.referee import RULE_KEYS, game_moves, read_jsonl, rule_number
 
 
 def rule_of(game: dict) -> int:
@@ -51,7 +51,7 @@ def positions(game: dict, tempo: bool = False) -> list[tuple[list[list[int]], bo
     whether it is a lost tempo's. With `tempo`, each is followed by its side to move's stone on
     the farthest point instead of its move: the opponent moves, and its VCFs that the move in
     the game had to stop show."""
-    moves = [list(m) for m in game.get("opening", [])] + [list(m) for m in game["moves"]]
+    moves = game_moves(game)
     first = len(game.get("opening", []))
     size = int(game.get("size", 15))
     out = []

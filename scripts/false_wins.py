@@ -25,8 +25,9 @@ import json
 import sys
 from pathlib import Path
 
-from gorinkit.evals import ask_all, position_lines, score
+from gorinkit.evals import DECIDED, ask_all, position_lines, score
 from gorinkit.paths import DEFAULT_ENGINE
+from gorinkit.referee import game_moves, read_jsonl
 
 COLOURS = ("black", "white")
 
@@ -52,13 +53,9 @@ def positions(games: list[dict]) -> list[tuple[dict, int]]:
     return out
 
 
-def all_moves(game: dict) -> list[list[int]]:
-    return [list(m) for m in game.get("opening", [])] + [list(m) for m in game["moves"]]
-
-
 def contradiction(claim: int | None, mover: str, winner: str | None) -> str | None:
     """What is wrong with a proved result for `mover` in a game `winner` won (None: a draw)."""
-    if claim is None or abs(claim) < 19000:
+    if claim is None or abs(claim) < DECIDED:
         return None
     if claim > 0 and winner != mover:
         return "claimed win"
@@ -80,16 +77,13 @@ def main() -> int:
 
     games = []
     for name in args.games:
-        for line in Path(name).read_text().splitlines():
-            if line.strip():
-                game = json.loads(line)
-                game["_file"] = name
-                games.append(game)
+        for game in read_jsonl(name):
+            games.append({**game, "_file": name, "_moves": game_moves(game), "_winner": winner_colour(game)})
     todo = positions(games)
 
     def question(i: int) -> list[str]:
         game, ply = todo[i]
-        return position_lines(int(game.get("size", 15)), all_moves(game)[:ply], args.nodes, args.turn_ms,
+        return position_lines(int(game.get("size", 15)), game["_moves"][:ply], args.nodes, args.turn_ms,
                               int(game.get("rule", 0)))
 
     evals, silent, failures = ask_all(args.brain, len(todo), question, args.procs, args.turn_ms / 1000 + 10)
@@ -98,20 +92,20 @@ def main() -> int:
     for i, ev in sorted(evals.items()):
         game, ply = todo[i]
         value = score(ev)
-        if value is None or abs(value) < 19000:
+        if value is None or abs(value) < DECIDED:
             continue
         claims["claimed win" if value > 0 else "claimed loss"] += 1
-        mover = COLOURS[ply % 2]
-        what = contradiction(value, mover, winner_colour(game))
+        mover, winner = COLOURS[ply % 2], game["_winner"]
+        what = contradiction(value, mover, winner)
         if what is None:
             continue
-        moves = all_moves(game)
+        moves = game["_moves"]
         found.append({"file": game["_file"], "game": game.get("game"), "ply": ply, "size": int(game.get("size", 15)),
                       "rule": int(game.get("rule", 0)), "moves": moves[:ply], "played": moves[ply],
                       "judge": None, "kind": what, "claim": ev, "mover": mover, "brain_side": game.get(mover),
-                      "winner": winner_colour(game)})
+                      "winner": winner})
         print(f"{game['_file']} game {game.get('game')} ply {ply}: {mover} ({game.get(mover)}) to move, {what} "
-              f"{ev}, game won by {winner_colour(game) or 'nobody'}")
+              f"{ev}, game won by {winner or 'nobody'}")
     print(f"{len(todo)} positions ({len(games)} games): {len(evals)} evaluated, {len(silent)} answered without an "
           f"evaluation, {len(failures)} unanswered; {claims['claimed win']} claimed wins, "
           f"{claims['claimed loss']} claimed losses, {len(found)} contradicted by the game")

@@ -31,6 +31,7 @@ import sys
 from pathlib import Path
 
 from gorinkit.evals import DECIDED, FORCED_LOSS, MISSED_WIN, Judge, engine_replies
+from gorinkit.referee import game_moves
 
 CLIP = 3000
 # A drop of this much (in the judge's units) marks a move as clearly worse.
@@ -45,7 +46,7 @@ def positions(games: list[dict], reviewed: str, lo: int, hi: int) -> list[dict]:
         colour = 0 if g["black"].startswith(reviewed) else 1 if g["white"].startswith(reviewed) else None
         if colour is None:
             continue
-        moves = [list(m) for m in g.get("opening", [])] + [list(m) for m in g["moves"]]
+        moves = game_moves(g)
         for ply in range(max(lo, len(g.get("opening", []))), min(hi, len(moves) - 1) + 1):
             if ply % 2 == colour:
                 out.append({"game": g.get("game"), "ply": ply, "size": int(g.get("size", 15)),

@@ -255,6 +255,11 @@ def read_jsonl(*paths: str | Path) -> list[dict]:
     return records
 
 
+def game_moves(game: dict) -> list[list[int]]:
+    """A match record's stones in order, the opening's first."""
+    return [list(m) for m in game.get("opening", [])] + [list(m) for m in game["moves"]]
+
+
 def read_openings(path: str, size: int) -> list[list[tuple[int, int]]]:
     """Every opening of a file that fits the board (one a line, `#` comments and blank lines
     skipped; openings reaching off the board are skipped with a note on stderr, as a file made
