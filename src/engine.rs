@@ -462,7 +462,13 @@ impl Engine {
             let mut moves = Vec::new();
             let history = vec![0; crate::board::MAX_CELLS];
             let b = &mut self.board;
-            crate::search::movepick::generate(b, &mut moves, &[Pos::NONE; 2], &history, Pos::NONE);
+            crate::search::movepick::generate(
+                b,
+                &mut moves,
+                &crate::search::movepick::Refuters::NONE,
+                &history,
+                Pos::NONE,
+            );
             let mut any = None;
             b.for_each_empty(|p| any = any.or(Some(p)));
             return moves.first().map(|m| m.pos).or(any);

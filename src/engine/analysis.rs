@@ -7,7 +7,7 @@
 use super::command::{BoardBody, BodyFault, Message, Refusal, Reply};
 use super::{Engine, Job};
 use crate::board::{Board, MAX_CELLS};
-use crate::search::movepick::generate;
+use crate::search::movepick::{generate, Refuters};
 use crate::search::{time, SearchResult};
 use crate::types::{Color, Pos};
 use std::time::{Duration, Instant};
@@ -45,7 +45,7 @@ impl Engine {
             return board.pos(board.width() as i64 / 2, board.height() as i64 / 2).into_iter().collect();
         }
         let mut moves = Vec::new();
-        generate(board, &mut moves, &[Pos::NONE; 2], &vec![0; MAX_CELLS], Pos::NONE);
+        generate(board, &mut moves, &Refuters::NONE, &vec![0; MAX_CELLS], Pos::NONE);
         moves.into_iter().take(n).map(|m| m.pos).collect()
     }
 

@@ -122,7 +122,7 @@ pub(super) fn for_each_choice(
         let Some(p) = b.pos(x, y).filter(|&p| b.is_empty(p)) else { return };
         let us = b.side_to_move();
         if ply >= from && five_point(&b, us).is_none() && five_point(&b, us.opp()).is_none() {
-            movepick::generate(&mut b, &mut list, &[Pos::NONE; 2], &history, Pos::NONE);
+            movepick::generate(&mut b, &mut list, &movepick::Refuters::NONE, &history, Pos::NONE);
             f(&mut b, p, &list);
         }
         b.make(p);

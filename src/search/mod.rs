@@ -13,7 +13,9 @@ pub mod tt;
 use crate::board::{Board, MAX_CELLS};
 use crate::eval::Class;
 use crate::types::{Color, Pos, Rule};
-use movepick::{five_point, generate, generate_unordered, is_legal, open_four_point, pick_next, Scored};
+use movepick::{
+    five_point, generate, generate_unordered, is_legal, open_four_point, pick_next, Refuters, Scored,
+};
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -106,6 +108,9 @@ pub struct Searcher<'a> {
     aborted: bool,
     killers: Vec<[Pos; 2]>,
     history: Vec<i32>,
+    /// Per side to move and the opponent's last move: the reply that last cut a node off
+    /// (`movepick::Refuters`).
+    counters: Vec<Pos>,
     pv: Vec<[Pos; MAX_PLY]>,
     pv_len: [usize; MAX_PLY + 1],
     move_lists: Vec<Vec<Scored>>,
@@ -256,6 +261,7 @@ impl<'a> Searcher<'a> {
             aborted: false,
             killers: vec![[Pos::NONE; 2]; MAX_PLY + 1],
             history: vec![0; MAX_CELLS],
+            counters: vec![Pos::NONE; 2 * MAX_CELLS],
             pv: vec![[Pos::NONE; MAX_PLY]; MAX_PLY + 1],
             pv_len: [0; MAX_PLY + 1],
             move_lists: (0..=MAX_PLY).map(|_| Vec::with_capacity(256)).collect(),
@@ -346,7 +352,7 @@ impl<'a> Searcher<'a> {
             }
         }
         let mut root = Vec::new();
-        generate(b, &mut root, &[Pos::NONE; 2], &self.history, Pos::NONE);
+        generate(b, &mut root, &Refuters::NONE, &self.history, Pos::NONE);
         root.retain(|m| !self.excluded.contains(&m.pos));
         if root.is_empty() && !self.excluded.is_empty() {
             // Everything worth a look is excluded: any other legal move, scored by the eval.
@@ -819,12 +825,17 @@ impl<'a> Searcher<'a> {
             }
             self.pv_len[ply] = ply;
         }
+        let counter_slot = b.last_move().map(|l| b.side_to_move() as usize * MAX_CELLS + l.index());
+        let refuters = Refuters {
+            killers: self.killers[ply],
+            counter: counter_slot.map_or(Pos::NONE, |s| self.counters[s]),
+        };
         let mut moves = std::mem::take(&mut self.move_lists[ply]);
         // The table's move goes first without generating the rest, which a cutoff spares.
         let mut generated = tt_move == Pos::NONE || !movepick::generates(b, tt_move);
         let first = Scored { pos: tt_move, score: movepick::TT_MOVE_BONUS };
         if generated {
-            generate_unordered(b, &mut moves, &self.killers[ply], &self.history, tt_move);
+            generate_unordered(b, &mut moves, &refuters, &self.history, tt_move);
             if moves.is_empty() {
                 self.move_lists[ply] = moves;
                 return b.evaluate();
@@ -853,7 +864,7 @@ impl<'a> Searcher<'a> {
                     break;
                 }
                 generated = true;
-                generate_unordered(b, &mut moves, &self.killers[ply], &self.history, tt_move);
+                generate_unordered(b, &mut moves, &refuters, &self.history, tt_move);
                 // The table's move, searched already, back to the front.
                 match moves.iter().position(|m| m.pos == tt_move) {
                     Some(j) => moves.swap(0, j),
@@ -908,6 +919,9 @@ impl<'a> Searcher<'a> {
                     self.update_pv(ply, p);
                     if score >= beta {
                         self.reward(ply, p, depth);
+                        if let Some(slot) = counter_slot {
+                            self.counters[slot] = p;
+                        }
                         break;
                     }
                 }

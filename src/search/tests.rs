@@ -283,7 +283,7 @@ fn a_pass_that_fails_low_keeps_the_root_order() {
     let limits = limits(4, Duration::from_secs(60), &never);
     let mut searcher = Searcher::new(&tt, limits, Rule::Freestyle);
     let mut root = Vec::new();
-    generate(&mut b, &mut root, &[Pos::NONE; 2], &searcher.history, Pos::NONE);
+    generate(&mut b, &mut root, &Refuters::NONE, &searcher.history, Pos::NONE);
     assert!(root.len() > 3);
     let before: Vec<Pos> = root.iter().map(|m| m.pos).collect();
     let (score, best) = searcher.root_search(&mut b, &mut root, WIN_THRESHOLD, WIN_THRESHOLD + 1, 3);
@@ -365,7 +365,7 @@ fn a_singular_test_neither_reads_nor_writes_the_nodes_table_entry() {
     let mut b = Board::from_ascii(QUIET, Rule::Freestyle);
     let key = b.key();
     let mut root = Vec::new();
-    generate(&mut b, &mut root, &[Pos::NONE; 2], &vec![0; MAX_CELLS], Pos::NONE);
+    generate(&mut b, &mut root, &Refuters::NONE, &vec![0; MAX_CELLS], Pos::NONE);
     let skipped = root[0].pos;
     // An entry that would cut the node at once if it were read.
     let planted = 12_345;
