@@ -1,12 +1,10 @@
 //! Fitting the move-ordering scores of `search/policy.rs` to strong players' choices
-//! (`pbrain-gorin tune-policy GAMES.jsonl [epochs [warm]]`).
+//! (`pbrain-gorin tune-policy GAMES.jsonl [epochs]`).
 //!
 //! Over the candidates of a position, the ordering score (see `policy::score`) is a softmax
 //! model of the move the player chose, fitted by Adam on the cross entropy. The fit starts
 //! from the evaluation's point values for both sides (which ordered the moves before) and no
-//! other terms, or with `warm` from the set the records' rule orders by now (renju's set began
-//! as a copy of freestyle's, so a warm renju fit moves it only as far as renju games ask). Each
-//! record's rule is its `"rule"` (none means freestyle); the records must share one set. Every tenth game is held out; the reports give the share of its positions whose
+//! other terms. Every tenth game is held out; the reports give the share of its positions whose
 //! chosen move is ordered first, and within the first few, since late moves are reduced and,
 //! near the leaves, pruned.
 
@@ -15,7 +13,7 @@ use crate::board::Board;
 use crate::eval::{point_tables, shape, CLASS_COUNT, SHAPE_COUNT};
 use crate::pattern::PAT_COUNT;
 use crate::search::movepick::{self, five_point, Scored};
-use crate::search::policy::{self, distance_bucket, Recent, DIST_BUCKETS};
+use crate::search::policy::{distance_bucket, Recent, DIST_BUCKETS};
 use crate::types::{Pos, Rule};
 use anyhow::{bail, Context, Result};
 
@@ -55,36 +53,21 @@ struct Position {
 }
 
 pub fn run(args: &[String]) -> Result<()> {
-    let path = args.first().context("usage: pbrain-gorin tune-policy GAMES.jsonl [epochs [warm]]")?;
+    let path = args.first().context("usage: pbrain-gorin tune-policy GAMES.jsonl [epochs]")?;
     let epochs: usize = args.get(1).map_or(Ok(30), |n| n.parse()).context("epochs")?;
-    let warm = match args.get(2).map(String::as_str) {
-        None => false,
-        Some("warm") => true,
-        Some(other) => bail!("tune-policy: the third argument may only be `warm`, not `{other}`"),
-    };
     let text = std::fs::read_to_string(path).with_context(|| format!("reading {path}"))?;
     let (mut train, mut held) = (Vec::new(), Vec::new());
     let mut games = 0;
-    let mut first_rule = None;
     for line in text.lines().filter(|l| !l.trim().is_empty()) {
-        let (Some((size, moves)), Some(rule)) = (parse(line), tune::rule_of(line)) else { continue };
-        let first = *first_rule.get_or_insert(rule);
-        if policy::for_rule(rule).1 != policy::for_rule(first).1 {
-            bail!(
-                "{path}: {} and {} games order by different sets: fit them apart",
-                first.name(),
-                rule.name()
-            );
-        }
+        let Some((size, moves)) = parse(line) else { continue };
         let out = if games % 10 == 0 { &mut held } else { &mut train };
         games += 1;
-        collect(size, rule, &moves, out);
+        collect(size, &moves, out);
     }
-    let rule = first_rule.unwrap_or(Rule::Freestyle);
     if train.is_empty() || held.is_empty() {
         bail!("no positions in {path}");
     }
-    let mut w = if warm { current(rule) } else { start() };
+    let mut w = start();
     let scale = best_scale(&train, &w);
     eprintln!("{games} games, {} positions fitted, {} held out, scale {scale}", train.len(), held.len());
     let show = |what: &str, w: &[f64]| {
@@ -92,7 +75,7 @@ pub fn run(args: &[String]) -> Result<()> {
         let (hl, ha) = measure(&held, w, scale);
         eprintln!("{what}: loss {tl:.4} top-1 {ta:.4}; held out loss {hl:.4} top-1 {ha:.4}");
     };
-    show("the policy the rule orders by now", &current(rule));
+    show("the policy in policy_params.rs", &current());
     show("start (the evaluation's point values)", &w);
     let one_ply = |ps: &[Position]| {
         let best = ps
@@ -105,7 +88,7 @@ pub fn run(args: &[String]) -> Result<()> {
     };
     eprintln!("one-ply evaluation: top-1 {:.4}, held out {:.4}", one_ply(&train), one_ply(&held));
     fit(&train, &mut w, scale, epochs, |e, w| show(&format!("epoch {e}"), w));
-    print_source(&w, games, train.len(), rule);
+    print_source(&w, games, train.len());
     Ok(())
 }
 
@@ -123,17 +106,16 @@ pub(super) fn parse(line: &str) -> Option<(usize, Vec<(i64, i64)>)> {
     Some((size, moves))
 }
 
-/// Replays a game on a board of `rule` and calls `f` with each position from ply `from` on
+/// Replays a game on a freestyle board and calls `f` with each position from ply `from` on
 /// that no five decides, the move played there and the generated candidates (ordered as the
 /// search would, without killers or history). The board is as before `f` when it returns.
 pub(super) fn for_each_choice(
     size: usize,
-    rule: Rule,
     moves: &[(i64, i64)],
     from: usize,
     mut f: impl FnMut(&mut Board, Pos, &[Scored]),
 ) {
-    let mut b = Board::new(size, size, rule);
+    let mut b = Board::new(size, size, Rule::Freestyle);
     let history = vec![0; crate::board::MAX_CELLS];
     let mut list = Vec::new();
     for (ply, &(x, y)) in moves.iter().enumerate() {
@@ -155,8 +137,8 @@ pub(super) fn log_sum_exp(x: &[f64]) -> f64 {
 
 /// The positions of one game where the move played is among the generated candidates and
 /// no five decides it.
-fn collect(size: usize, rule: Rule, moves: &[(i64, i64)], out: &mut Vec<Position>) {
-    for_each_choice(size, rule, moves, 2, |b, p, list| {
+fn collect(size: usize, moves: &[(i64, i64)], out: &mut Vec<Position>) {
+    for_each_choice(size, moves, 2, |b, p, list| {
         let Some(chosen) = list.iter().position(|m| m.pos == p).filter(|_| list.len() > 1) else { return };
         let recent = Recent::of(b);
         let cands = list
@@ -209,10 +191,11 @@ fn start() -> Vec<f64> {
     w
 }
 
-/// The weights `rule` orders by now (`policy::for_rule`).
-fn current(rule: Rule) -> Vec<f64> {
-    let w = policy::for_rule(rule).0;
-    let tables: [&[i32]; 6] = [w.own, w.opp, w.near_last, w.near_prev, w.pair, w.classes];
+/// The weights in `policy_params.rs`.
+fn current() -> Vec<f64> {
+    use crate::search::policy::*;
+    let tables: [&[i32]; 6] =
+        [&POLICY_OWN, &POLICY_OPP, &POLICY_NEAR_LAST, &POLICY_NEAR_PREV, &POLICY_PAIR, &POLICY_CLASSES];
     tables.iter().flat_map(|t| t.iter().map(|&x| x as f64)).collect()
 }
 
@@ -317,21 +300,15 @@ fn fit(ps: &[Position], w: &mut [f64], scale: f64, epochs: usize, mut report: im
     }
 }
 
-/// Prints the set as the Rust source of the rule's parameter file (`policy_params.rs`, or
-/// `policy_params_renju.rs` with its `RENJU_` names).
-fn print_source(w: &[f64], games: usize, positions: usize, rule: Rule) {
+fn print_source(w: &[f64], games: usize, positions: usize) {
     let r = |a: &[f64]| a.iter().map(|x| x.round() as i32).collect::<Vec<_>>();
-    let n = policy::for_rule(rule).1;
-    println!(
-        "// Fitted by `pbrain-gorin tune-policy` ({games} {} games, {positions} positions).",
-        rule.name()
-    );
-    println!("pub static {n}POLICY_OWN: [i32; SHAPE_COUNT] = {:?};", r(&w[OWN..OWN + SHAPE_COUNT]));
-    println!("pub static {n}POLICY_OPP: [i32; SHAPE_COUNT] = {:?};", r(&w[OPP..OPP + SHAPE_COUNT]));
-    println!("pub const {n}POLICY_NEAR_LAST: [i32; DIST_BUCKETS] = {:?};", r(&w[NEAR_LAST..NEAR_PREV]));
-    println!("pub const {n}POLICY_NEAR_PREV: [i32; DIST_BUCKETS] = {:?};", r(&w[NEAR_PREV..PAIR]));
-    println!("pub const {n}POLICY_PAIR: [i32; PAT_COUNT * PAT_COUNT] = {:?};", r(&w[PAIR..CLASSES]));
-    println!("pub const {n}POLICY_CLASSES: [i32; CLASS_COUNT * CLASS_COUNT] = {:?};", r(&w[CLASSES..TOTAL]));
+    println!("// Fitted by `pbrain-gorin tune-policy` ({games} games, {positions} positions).");
+    println!("pub static POLICY_OWN: [i32; SHAPE_COUNT] = {:?};", r(&w[OWN..OWN + SHAPE_COUNT]));
+    println!("pub static POLICY_OPP: [i32; SHAPE_COUNT] = {:?};", r(&w[OPP..OPP + SHAPE_COUNT]));
+    println!("pub const POLICY_NEAR_LAST: [i32; DIST_BUCKETS] = {:?};", r(&w[NEAR_LAST..NEAR_PREV]));
+    println!("pub const POLICY_NEAR_PREV: [i32; DIST_BUCKETS] = {:?};", r(&w[NEAR_PREV..PAIR]));
+    println!("pub const POLICY_PAIR: [i32; PAT_COUNT * PAT_COUNT] = {:?};", r(&w[PAIR..CLASSES]));
+    println!("pub const POLICY_CLASSES: [i32; CLASS_COUNT * CLASS_COUNT] = {:?};", r(&w[CLASSES..TOTAL]));
 }
 
 #[cfg(test)]
@@ -348,33 +325,31 @@ mod tests {
 
     #[test]
     fn the_fitted_features_score_as_the_search_does() {
-        for rule in [Rule::Freestyle, Rule::Renju, Rule::Standard] {
-            let mut b = Board::new(15, 15, rule);
-            for (x, y) in [(7, 7), (8, 8), (7, 8), (6, 9), (8, 6), (9, 5), (5, 8)] {
-                let p = b.pos(x, y).unwrap();
-                b.make(p);
-            }
-            let (w, us, recent) = (current(rule), b.side_to_move(), Recent::of(&b));
-            let mut n = 0;
-            b.for_each_candidate(|p| {
-                let fitted = score(&candidate(&b, p, &recent), &w);
-                assert_eq!(
-                    fitted as i32,
-                    crate::search::policy::score(&b, p, us, &recent),
-                    "{rule:?} at {}",
-                    b.pos_name(p)
-                );
-                n += 1;
-            });
-            assert!(n > 20);
+        let mut b = Board::new(15, 15, Rule::Freestyle);
+        for (x, y) in [(7, 7), (8, 8), (7, 8), (6, 9), (8, 6), (9, 5), (5, 8)] {
+            let p = b.pos(x, y).unwrap();
+            b.make(p);
         }
+        let (w, us, recent) = (current(), b.side_to_move(), Recent::of(&b));
+        let mut n = 0;
+        b.for_each_candidate(|p| {
+            let fitted = score(&candidate(&b, p, &recent), &w);
+            assert_eq!(
+                fitted as i32,
+                crate::search::policy::score(&b, p, us, &recent),
+                "at {}",
+                b.pos_name(p)
+            );
+            n += 1;
+        });
+        assert!(n > 20);
     }
 
     #[test]
     fn positions_keep_the_move_played_among_their_candidates() {
         let moves = [(7, 7), (8, 8), (7, 8), (6, 9), (8, 6), (9, 5), (5, 8)];
         let mut out = Vec::new();
-        collect(15, Rule::Freestyle, &moves, &mut out);
+        collect(15, &moves, &mut out);
         assert_eq!(out.len(), moves.len() - 2, "every position from the third ply");
         for p in &out {
             assert!(p.chosen < p.cands.len() && p.cands.len() > 1);

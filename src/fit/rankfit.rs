@@ -16,7 +16,7 @@ use super::policyfit::log_sum_exp;
 use super::tune::{self, Sample, ALL, PARAMS};
 use crate::board::Board;
 use crate::eval::{params, Class};
-use crate::types::{Pos, Rule};
+use crate::types::Pos;
 use anyhow::{bail, Context, Result};
 
 const USAGE: &str =
@@ -159,7 +159,7 @@ fn quiet_after(b: &mut Board, q: Pos) -> bool {
 }
 
 fn collect(size: usize, moves: &[(i64, i64)], seen: &mut usize, out: &mut Vec<Choice>) {
-    super::policyfit::for_each_choice(size, Rule::Freestyle, moves, 4, |b, p, list| {
+    super::policyfit::for_each_choice(size, moves, 4, |b, p, list| {
         *seen += 1;
         if !seen.is_multiple_of(STRIDE) || list.len() < 2 {
             return;

@@ -133,7 +133,13 @@ type Game = (usize, Rule, Vec<(i64, i64)>, Label);
 /// set); a record without it is freestyle, as the first teacher files were.
 fn parse_game(line: &str) -> Option<Game> {
     let size = number_after(line, "\"size\":")? as usize;
-    let rule = rule_of(line)?;
+    let rule = match line.split("\"rule\":").nth(1).map(str::trim_start) {
+        None => Rule::Freestyle,
+        Some(named) if named.starts_with('"') => {
+            Rule::ALL.into_iter().find(|r| named[1..].starts_with(&format!("{}\"", r.name())))?
+        }
+        Some(_) => Rule::from_info_value(number_after(line, "\"rule\":")? as u64)?,
+    };
     let label = if let Some(rest) = line.split("\"target\":").nth(1) {
         let text: String = rest
             .trim_start()
@@ -154,19 +160,6 @@ fn parse_game(line: &str) -> Option<Game> {
     };
     let moves = coordinates(line.split("\"moves\":").nth(1)?)?;
     Some((size, rule, moves, label))
-}
-
-/// A record's `"rule"`: an `INFO rule` number (teacher files and match records) or a rule's
-/// name (the Gomocup set); none means freestyle, as the first teacher files were. `None` for a
-/// rule not known.
-pub(super) fn rule_of(line: &str) -> Option<Rule> {
-    match line.split("\"rule\":").nth(1).map(str::trim_start) {
-        None => Some(Rule::Freestyle),
-        Some(named) if named.starts_with('"') => {
-            Rule::ALL.into_iter().find(|r| named[1..].starts_with(&format!("{}\"", r.name())))
-        }
-        Some(_) => Rule::from_info_value(number_after(line, "\"rule\":")? as u64),
-    }
 }
 
 /// The `[[x, y], ...]` list at the start of `list` (`None` if it does not end with `]]`).

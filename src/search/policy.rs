@@ -9,52 +9,13 @@ use crate::board::Board;
 use crate::eval::net::NO_SHAPE;
 use crate::eval::{CLASS_COUNT, SHAPE_COUNT};
 use crate::pattern::PAT_COUNT;
-use crate::types::{Color, Pos, Rule};
+use crate::types::{Color, Pos};
 
 /// Distance buckets to a recent move: 1, 2, 3, 4 or farther (Chebyshev distance), off the
 /// move's four lines and then on them (a point in line with a move shares a pattern with it).
 pub const DIST_BUCKETS: usize = 10;
 
 include!("policy_params.rs");
-include!("policy_params_renju.rs");
-
-/// One rule's ordering weights (`pbrain-gorin tune-policy` prints a set).
-pub struct Weights {
-    pub own: &'static [i32; SHAPE_COUNT],
-    pub opp: &'static [i32; SHAPE_COUNT],
-    pub near_last: &'static [i32; DIST_BUCKETS],
-    pub near_prev: &'static [i32; DIST_BUCKETS],
-    pub pair: &'static [i32; PAT_COUNT * PAT_COUNT],
-    pub classes: &'static [i32; CLASS_COUNT * CLASS_COUNT],
-}
-
-/// Fitted to freestyle games; standard and caro order by it too.
-pub static FREESTYLE: Weights = Weights {
-    own: &POLICY_OWN,
-    opp: &POLICY_OPP,
-    near_last: &POLICY_NEAR_LAST,
-    near_prev: &POLICY_NEAR_PREV,
-    pair: &POLICY_PAIR,
-    classes: &POLICY_CLASSES,
-};
-
-/// Fitted to renju games, starting from the freestyle set (see `policy_params_renju.rs`).
-pub static RENJU: Weights = Weights {
-    own: &RENJU_POLICY_OWN,
-    opp: &RENJU_POLICY_OPP,
-    near_last: &RENJU_POLICY_NEAR_LAST,
-    near_prev: &RENJU_POLICY_NEAR_PREV,
-    pair: &RENJU_POLICY_PAIR,
-    classes: &RENJU_POLICY_CLASSES,
-};
-
-/// The set `rule` orders by, and the name `tune-policy` prints its tables under.
-pub fn for_rule(rule: Rule) -> (&'static Weights, &'static str) {
-    match rule {
-        Rule::Renju => (&RENJU, "RENJU_"),
-        _ => (&FREESTYLE, ""),
-    }
-}
 
 /// The last two moves' coordinates, read once per node.
 pub struct Recent {
@@ -93,16 +54,17 @@ pub fn score(b: &Board, p: Pos, us: Color, recent: &Recent) -> i32 {
     let (x, y) = b.xy(p);
     let them = us.opp();
     let (own, opp) = (b.pattern_key(p, us), b.pattern_key(p, them));
-    let w = for_rule(b.rule()).0;
     let pairs: i32 = (0..4)
-        .map(|d| w.pair[((own >> (4 * d)) & 0xF) as usize * PAT_COUNT + ((opp >> (4 * d)) & 0xF) as usize])
+        .map(|d| {
+            POLICY_PAIR[((own >> (4 * d)) & 0xF) as usize * PAT_COUNT + ((opp >> (4 * d)) & 0xF) as usize]
+        })
         .sum();
     pairs
-        + w.classes[b.class(p, us) as usize * CLASS_COUNT + b.class(p, them) as usize]
-        + of_shape(w.own, b.shape(p, us))
-        + of_shape(w.opp, b.shape(p, them))
-        + w.near_last[distance_bucket(x, y, recent.last)]
-        + w.near_prev[distance_bucket(x, y, recent.prev)]
+        + POLICY_CLASSES[b.class(p, us) as usize * CLASS_COUNT + b.class(p, them) as usize]
+        + of_shape(&POLICY_OWN, b.shape(p, us))
+        + of_shape(&POLICY_OPP, b.shape(p, them))
+        + POLICY_NEAR_LAST[distance_bucket(x, y, recent.last)]
+        + POLICY_NEAR_PREV[distance_bucket(x, y, recent.prev)]
 }
 
 #[cfg(test)]
