@@ -715,6 +715,12 @@ impl Board {
         self.point_eval(p, color).class
     }
 
+    /// `class`, as the move ordering counts it (see `PointEval::sure_class`).
+    #[inline]
+    pub fn sure_class(&self, p: Pos, color: Color) -> Class {
+        self.point_eval(p, color).sure_class()
+    }
+
     /// Renju: what the line patterns alone say about black playing `p` (see `eval::Forbid`);
     /// always `Forbid::Legal` in other rules and for white.
     #[inline]

@@ -68,6 +68,20 @@ pub struct PointEval {
     pub shape: u16,
 }
 
+impl PointEval {
+    /// The class the move ordering counts: none on renju black's points of two open threes
+    /// (`Forbid::CheckThrees`), which are forbidden unless one of the threes is false, as
+    /// they mostly are not; white's block of such a point and black's attack there are then
+    /// no more urgent than their line patterns say. The threat searches read `class` and
+    /// test the point in full.
+    pub fn sure_class(&self) -> Class {
+        match self.forbid {
+            Forbid::CheckThrees => Class::None,
+            _ => self.class,
+        }
+    }
+}
+
 /// The `PointEval` of every packed pattern key.
 pub struct PointTables {
     entries: Box<[PointEval; KEYS]>,
@@ -114,6 +128,11 @@ fn build_point_tables(w: &params::Weights, renju_black: bool) -> PointTables {
         }
         let c = if renju_black { classify_renju(&pats) } else { classify(&pats) };
         e.class = c;
+        if f == Forbid::CheckThrees {
+            // Most likely forbidden as well (see `PointEval::sure_class`): no potential,
+            // though the class stays for the threat searches, which check the point.
+            continue;
+        }
         let m = combo(&pats, c) as usize;
         let s = shape(&pats);
         e.shape = s as u16;
@@ -261,6 +280,26 @@ mod tests {
 
     fn key(p: [Pat; 4]) -> PatKey {
         (0..4).fold(0, |key, d| key | (p[d].index() as PatKey) << (4 * d))
+    }
+
+    /// Renju black's point of two open threes is most likely forbidden: it is worth nothing
+    /// to either side's total and orders as no class, though the threat searches still see
+    /// its class. White's tables, and every gomoku rule's, keep the double three's worth.
+    #[test]
+    fn renju_black_double_three_points_count_for_nothing() {
+        let k = key([F3, F3, NONE, NONE]);
+        let black = point_tables(Rule::Renju, true).get(k);
+        assert_eq!(black.forbid, Forbid::CheckThrees);
+        assert_eq!((black.value, black.threat, black.shape), (0, 0, net::NO_SHAPE));
+        assert_eq!((black.class, black.sure_class()), (Class::DoubleThree, Class::None));
+        for (rule, renju_black) in [(Rule::Renju, false), (Rule::Freestyle, false)] {
+            let e = point_tables(rule, renju_black).get(k);
+            assert!(e.value > 0 && e.threat > 0, "{rule:?}");
+            assert_eq!(e.sure_class(), Class::DoubleThree, "{rule:?}");
+        }
+        // One open three is no forbidden shape: black keeps its worth.
+        let one = point_tables(Rule::Renju, true).get(key([F3, F2, NONE, NONE]));
+        assert!(one.value > 0 && one.sure_class() == Class::Three);
     }
 
     #[test]

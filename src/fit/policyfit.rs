@@ -160,7 +160,7 @@ fn candidate(b: &Board, p: Pos, recent: &Recent) -> Cand {
     let us = b.side_to_move();
     let (po, pt) = (b.patterns(p, us), b.patterns(p, us.opp()));
     let pairs = [0, 1, 2, 3].map(|d| (po[d].index() * PAT_COUNT + pt[d].index()) as u8);
-    let classes = (b.class(p, us) as usize * CLASS_COUNT + b.class(p, us.opp()) as usize) as u8;
+    let classes = (b.sure_class(p, us) as usize * CLASS_COUNT + b.sure_class(p, us.opp()) as usize) as u8;
     let (x, y) = b.xy(p);
     Cand {
         own: b.shape(p, us),

@@ -245,10 +245,12 @@ pub(super) fn sample(b: &Board, won: f32) -> Sample {
     b.for_each_empty(|p| {
         for (side, color) in [(0, us), (1, us.opp())] {
             let pats = b.patterns(p, color);
-            // A forbidden point has no value at all (see `build_point_tables`).
-            if b.forbid_hint(p, color) != Forbid::Forbidden {
-                counts[side * SHAPE_COUNT + shape(&pats)] += 1.0;
+            // A forbidden point, and renju black's point of two open threes, has no value
+            // at all (see `build_point_tables`).
+            if b.forbid_hint(p, color) != Forbid::Legal {
+                continue;
             }
+            counts[side * SHAPE_COUNT + shape(&pats)] += 1.0;
             for i in point_features(&pats, b.class(p, color), side) {
                 f[i] += 1.0;
             }

@@ -242,6 +242,34 @@ mod tests {
         }
     }
 
+    /// Black's point of two open threes is its best attack in gomoku, so white blocks it
+    /// first; in renju the point is forbidden to black, and white's first move is elsewhere.
+    #[test]
+    fn white_does_not_rush_to_block_a_forbidden_double_three() {
+        let text = "...........\n\
+                    ...........\n\
+                    ...........\n\
+                    .....x.....\n\
+                    .....x.....\n\
+                    ...xx......\n\
+                    ...........\n\
+                    .o.......o.\n\
+                    ...........\n\
+                    ...o.......\n\
+                    ...........";
+        let first = |rule| {
+            let mut b = Board::from_ascii(text, rule);
+            assert_eq!(b.side_to_move(), Color::White);
+            let point = b.pos(5, 5).unwrap();
+            assert_eq!(b.class(point, Color::Black), Class::DoubleThree, "{rule:?}");
+            let mut out = Vec::new();
+            generate(&mut b, &mut out, &Refuters::NONE, &vec![0; crate::board::MAX_CELLS], Pos::NONE);
+            (out[0].pos == point, b.forbid_hint(point, Color::Black))
+        };
+        assert_eq!(first(Rule::Freestyle), (true, Forbid::Legal));
+        assert_eq!(first(Rule::Renju), (false, Forbid::CheckThrees));
+    }
+
     #[test]
     fn open_three_restricts_moves_to_defences() {
         // White (o) has an open three on row 4; black to move has nothing.

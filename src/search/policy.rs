@@ -60,7 +60,7 @@ pub fn score(b: &Board, p: Pos, us: Color, recent: &Recent) -> i32 {
         })
         .sum();
     pairs
-        + POLICY_CLASSES[b.class(p, us) as usize * CLASS_COUNT + b.class(p, them) as usize]
+        + POLICY_CLASSES[b.sure_class(p, us) as usize * CLASS_COUNT + b.sure_class(p, them) as usize]
         + of_shape(&POLICY_OWN, b.shape(p, us))
         + of_shape(&POLICY_OPP, b.shape(p, them))
         + POLICY_NEAR_LAST[distance_bucket(x, y, recent.last)]
