@@ -70,10 +70,9 @@ pub struct PointEval {
 
 impl PointEval {
     /// The class the move ordering counts: none on renju black's points of two open threes
-    /// (`Forbid::CheckThrees`), which are forbidden unless one of the threes is false, as
-    /// they mostly are not; white's block of such a point and black's attack there are then
-    /// no more urgent than their line patterns say. The threat searches read `class` and
-    /// test the point in full.
+    /// (`Forbid::CheckThrees`), which are forbidden unless one of the threes is false (rare),
+    /// so white's block of such a point and black's attack there are no more urgent than
+    /// their line patterns say. The threat searches read `class` and test the point in full.
     pub fn sure_class(&self) -> Class {
         match self.forbid {
             Forbid::CheckThrees => Class::None,

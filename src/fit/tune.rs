@@ -244,12 +244,12 @@ pub(super) fn sample(b: &Board, won: f32) -> Sample {
     let us = b.side_to_move();
     b.for_each_empty(|p| {
         for (side, color) in [(0, us), (1, us.opp())] {
-            let pats = b.patterns(p, color);
             // A forbidden point, and renju black's point of two open threes, has no value
             // at all (see `build_point_tables`).
             if b.forbid_hint(p, color) != Forbid::Legal {
                 continue;
             }
+            let pats = b.patterns(p, color);
             counts[side * SHAPE_COUNT + shape(&pats)] += 1.0;
             for i in point_features(&pats, b.class(p, color), side) {
                 f[i] += 1.0;
