@@ -178,7 +178,7 @@ impl Board {
             points,
             totals: [[0; 2]; 2],
             acc: [[0; 2 * NET_HIDDEN]; 2],
-            net_rows: net::rows(rule),
+            net_rows: params::net_rows(rule),
             weights: params::for_rule(rule),
             gnn: gnn::select::net_for(rule, width, height).filter(|n| n.searchable()),
             gnn_sums: [[0; gnn::kernel::DIM]; 2],

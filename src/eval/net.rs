@@ -6,9 +6,7 @@
 //! Each weight set of `params` has its own net (`Weights::net`), since each is a correction
 //! to that set's linear value: freestyle's is in `net_params.rs`.
 
-use super::{params, SHAPE_COUNT};
-use crate::types::Rule;
-use std::sync::OnceLock;
+use super::SHAPE_COUNT;
 
 pub const NET_HIDDEN: usize = 16;
 /// Output buckets by stones on the board: the hidden layer's weights to the output differ
@@ -36,27 +34,22 @@ include!("net_params.rs");
 /// so that an update reads one place.
 pub type Row = [i32; 2 * NET_HIDDEN];
 
-/// The rows of every shape of the net `rule` evaluates with, in shape order, then the zero
-/// row of `NO_SHAPE`.
-pub fn rows(rule: Rule) -> &'static [Row] {
-    static ROWS: [OnceLock<Vec<Row>>; params::SETS.len()] = [const { OnceLock::new() }; params::SETS.len()];
-    let set = params::set_index(rule);
-    ROWS[set].get_or_init(|| {
-        let net = params::SETS[set].net;
-        let mut rows = vec![[0; 2 * NET_HIDDEN]; SHAPE_COUNT + 1];
-        for (s, row) in rows.iter_mut().enumerate().take(SHAPE_COUNT) {
-            for role in 0..2 {
-                let at = (role * SHAPE_COUNT + s) * NET_HIDDEN;
-                for j in 0..NET_HIDDEN {
-                    row[role * NET_HIDDEN + j] = net.rows[at + j] as i32;
-                }
+/// The rows of every shape of `net`, in shape order, then the zero row of `NO_SHAPE`
+/// (`params::net_rows` keeps them once per weight set).
+pub fn expand_rows(net: &NetWeights) -> Vec<Row> {
+    let mut rows = vec![[0; 2 * NET_HIDDEN]; SHAPE_COUNT + 1];
+    for (s, row) in rows.iter_mut().enumerate().take(SHAPE_COUNT) {
+        for role in 0..2 {
+            let at = (role * SHAPE_COUNT + s) * NET_HIDDEN;
+            for j in 0..NET_HIDDEN {
+                row[role * NET_HIDDEN + j] = net.rows[at + j] as i32;
             }
         }
-        rows
-    })
+    }
+    rows
 }
 
-/// Where a point's shape is in `rows()`.
+/// Where a point's shape is in `expand_rows`'s rows.
 #[inline]
 pub fn row_index(shape: u16) -> usize {
     if shape == NO_SHAPE {
@@ -96,7 +89,7 @@ mod tests {
 
     #[test]
     fn no_shape_has_a_zero_row_and_rows_fit_the_table() {
-        let rows = rows(Rule::Freestyle);
+        let rows = expand_rows(&FREESTYLE_NET);
         assert_eq!(rows.len(), SHAPE_COUNT + 1);
         assert!(rows[row_index(NO_SHAPE)].iter().all(|&x| x == 0));
         assert!(rows[..SHAPE_COUNT].iter().any(|r| r.iter().any(|&x| x != 0)), "a net with no weights");

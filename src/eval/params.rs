@@ -27,10 +27,11 @@
 //! The net of `net.rs` adds a correction on top of this linear value; it was fitted after
 //! these weights and must be refitted when they change (`pbrain-gorin tune-net`).
 
-use super::net::{NetWeights, FREESTYLE_NET};
+use super::net::{self, NetWeights, Row, FREESTYLE_NET};
 use super::{CLASS_COUNT, COMBO_COUNT, SHAPE_COUNT};
 use crate::pattern::PAT_COUNT;
 use crate::types::Rule;
+use std::sync::OnceLock;
 
 /// One rule's evaluation weights. The rules differ in what their patterns lead to (an overline
 /// wins or not; a closed four near one may be dead), so a teacher judging under each rule gives
@@ -185,4 +186,12 @@ pub fn set_index(rule: Rule) -> usize {
 /// The weights a rule evaluates with.
 pub fn for_rule(rule: Rule) -> &'static Weights {
     SETS[set_index(rule)]
+}
+
+/// The first-layer rows of the net `rule` evaluates with (`net::expand_rows`), made once per
+/// weight set.
+pub fn net_rows(rule: Rule) -> &'static [Row] {
+    static ROWS: [OnceLock<Vec<Row>>; SETS.len()] = [const { OnceLock::new() }; SETS.len()];
+    let set = set_index(rule);
+    ROWS[set].get_or_init(|| net::expand_rows(SETS[set].net))
 }

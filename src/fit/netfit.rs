@@ -222,7 +222,7 @@ fn fit(
 /// inputs' weights, the other inputs start at zero.
 fn start_from_current(net: &mut Net, rule: Rule) {
     net.p[..W].fill(0.0);
-    let rows = net::rows(rule);
+    let rows = params::net_rows(rule);
     let now = params::for_rule(rule).net;
     for role in 0..2 {
         for (s, row) in rows.iter().enumerate().take(SHAPE_COUNT) {
@@ -248,7 +248,7 @@ fn start_from_current(net: &mut Net, rule: Rule) {
 
 /// The correction of `rule`'s current net for a sample, as the board computes it.
 pub(super) fn current_net(s: &Sample, rule: Rule) -> i32 {
-    let rows = net::rows(rule);
+    let rows = params::net_rows(rule);
     let mut acc = [[0i32; 2 * NET_HIDDEN]; 2];
     for &(i, c) in &s.shapes {
         let (role, shape) = ((i as usize) / SHAPE_COUNT, (i as usize) % SHAPE_COUNT);
