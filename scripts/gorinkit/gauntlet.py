@@ -448,7 +448,8 @@ def axis_range(rows: list[Row]) -> tuple[int, int]:
     return int(lo), int(hi)
 
 
-def svg_chart(c: Config, rows: list[Row]) -> str:
+def svg_chart(c: Config, rows: list[Row], caption: str | None = None) -> str:
+    """The chart of `rows`; `caption` replaces the title's bracket (the games and time of one run)."""
     esc = sax.escape
     lo, hi = axis_range(rows)
     plot_w, plot_h = W - LEFT - RIGHT, H - TOP - BOTTOM
@@ -465,8 +466,11 @@ def svg_chart(c: Config, rows: list[Row]) -> str:
         'font-family="sans-serif" font-size="12">',
         f'<rect x="0" y="0" width="{W}" height="{H}" fill="white"/>',
         f'<text x="{LEFT + plot_w / 2:.1f}" y="22" text-anchor="middle" font-size="15">'
-        f'{esc(c.name)}: Elo per league ({c.games} games a pairing, {c.turn_ms} ms a move'
-        f'{", " + str(c.match_ms) + " ms a game" if c.match_ms else ""})</text>',
+        f'{esc(c.name)}: Elo per league ('
+        + (esc(caption) if caption is not None else
+           f'{c.games} games a pairing, {c.turn_ms} ms a move'
+           f'{", " + str(c.match_ms) + " ms a game" if c.match_ms else ""}')
+        + ')</text>',
     ]
     step = 100 if hi - lo <= 800 else 200
     for v in range(lo, hi + 1, step):
