@@ -9,9 +9,11 @@ per league, the build the figure is for and the runs played on it; this script r
 pools them per league and opponent (W-L-D, Elo per game and over pairs of one opening's two
 games, forfeits, time losses, illegal moves, late replies) and writes `standing.md` and
 `standing.svg` beside the config. Runs of one league must share the time control and random
-plies, or the pooled figure would mean nothing: the script refuses them.
+plies, or the pooled figure would mean nothing: the script refuses them. With `--readme`, the
+table between README's two `standing.py` markers is rewritten too, so README's *Strength*
+table is this one (a test checks that it is).
 
-    python3 scripts/standing.py                      # scripts/results/standing.json
+    python3 scripts/standing.py --readme README.md   # scripts/results/standing.json; README's table
     python3 scripts/standing.py --config other.json --out /tmp/standing
 """
 
@@ -129,6 +131,34 @@ def time_text(settings: dict) -> str:
     return f"{settings.get('turn_ms', '?')} ms a move{clock}"
 
 
+def table(pooled: list[Pooled]) -> list[str]:
+    """The pooled table's lines: standing.md's, and README's between its markers."""
+    lines = [
+        "| league | opponent | time | games | W-L-D | score | Elo (95%), per game | Elo (95%), over pairs "
+        "| forfeits | time losses | illegal moves | over-limit replies |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|",
+    ]
+    for p in pooled:
+        r = p.row
+        lines.append(f"| {gt.LEAGUES[r.league].title} | {r.opponent} | {time_text(p.settings)} | {r.games} "
+                     f"| {r.wins}-{r.losses}-{r.draws} | {r.score * 100:.1f}% | {gt.elo_text(r)} "
+                     f"| {gt.paired_elo_text(r)} | {gt.pair_text(r.forfeits)} | {gt.pair_text(r.time_losses)} "
+                     f"| {gt.pair_text(r.illegal)} | {gt.pair_text(r.over_limit)} |")
+    return lines
+
+
+BEGIN, END = "<!-- standing.py: begin -->", "<!-- standing.py: end -->"
+
+
+def with_table(text: str, lines: list[str]) -> str:
+    """`text` (README) with the lines between its two markers replaced by `lines`."""
+    if text.count(BEGIN) != 1 or text.count(END) != 1 or text.index(BEGIN) > text.index(END):
+        raise StandingError(f"expected one '{BEGIN}' and, after it, one '{END}'")
+    head, rest = text.split(BEGIN, 1)
+    _, tail = rest.split(END, 1)
+    return head + BEGIN + "\n" + "\n".join(lines) + "\n" + END + tail
+
+
 def markdown(name: str, note: str, entries: list[Entry], pooled: list[Pooled], command: str) -> str:
     builds = {e.league: e.build for e in entries}
     lines = [
@@ -143,16 +173,8 @@ def markdown(name: str, note: str, entries: list[Entry], pooled: list[Pooled], c
         "and only the pairs that do not split tell the engines apart). Forfeits, time losses, illegal "
         f"moves and over-limit replies are counted as {name}/opponent.",
         "",
-        "| league | opponent | time | games | W-L-D | score | Elo (95%), per game | Elo (95%), over pairs "
-        "| forfeits | time losses | illegal moves | over-limit replies |",
-        "|---|---|---|---|---|---|---|---|---|---|---|---|",
+        *table(pooled),
     ]
-    for p in pooled:
-        r = p.row
-        lines.append(f"| {gt.LEAGUES[r.league].title} | {r.opponent} | {time_text(p.settings)} | {r.games} "
-                     f"| {r.wins}-{r.losses}-{r.draws} | {r.score * 100:.1f}% | {gt.elo_text(r)} "
-                     f"| {gt.paired_elo_text(r)} | {gt.pair_text(r.forfeits)} | {gt.pair_text(r.time_losses)} "
-                     f"| {gt.pair_text(r.illegal)} | {gt.pair_text(r.over_limit)} |")
     lines += ["", "Chart: [standing.svg](standing.svg).", "", "## Runs", ""]
     for p in pooled:
         r = p.row
@@ -169,6 +191,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--config", default=str(DEFAULT_CONFIG), help="the runs per league (JSON)")
     ap.add_argument("--results", help="folder holding the run folders (default: the config's folder)")
     ap.add_argument("--out", help="where standing.md and standing.svg go (default: the config's folder)")
+    ap.add_argument("--readme", help="also rewrite the table between this file's standing.py markers "
+                    "(README.md)")
     args = ap.parse_args(argv)
     config = Path(args.config)
     results = Path(args.results) if args.results else config.parent
@@ -176,6 +200,13 @@ def main(argv: list[str] | None = None) -> int:
     try:
         name, note, entries = read_config(config)
         pooled = pool(results, name, entries)
+        readme = None
+        if args.readme:
+            path = Path(args.readme)
+            try:
+                readme = (path, with_table(path.read_text(encoding="utf-8"), table(pooled)))
+            except OSError as e:
+                raise StandingError(f"{path}: {e}") from e
     except StandingError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
@@ -190,11 +221,14 @@ def main(argv: list[str] | None = None) -> int:
     (out_dir / "standing.svg").write_text(
         gt.svg_chart(chart_config, [p.row for p in pooled], caption=f"runs pooled, {'; '.join(times)}"),
         encoding="utf-8")
+    if readme:
+        readme[0].write_text(readme[1], encoding="utf-8")
     for p in pooled:
         r = p.row
         print(f"{gt.LEAGUES[r.league].title} vs {r.opponent}: {r.wins}-{r.losses}-{r.draws}, {r.games} games, "
               f"{r.score * 100:.1f}%, Elo {gt.elo_text(r)}; over {len(r.pairs)} pairs {gt.paired_elo_text(r)}")
-    print(f"wrote {out_dir / 'standing.md'} and {out_dir / 'standing.svg'}")
+    print(f"wrote {out_dir / 'standing.md'} and {out_dir / 'standing.svg'}"
+          + (f", and the table of {readme[0]}" if readme else ""))
     return 0
 
 

@@ -92,6 +92,26 @@ class StandingTest(unittest.TestCase):
                 self.assertIn(message, err)
             self.assertFalse((results / "out").exists(), "nothing written for a refused config")
 
+    def test_readme_table_is_rewritten_between_its_markers(self):
+        text = f"intro\n{standing.BEGIN}\nold table\n{standing.END}\nafter\n"
+        self.assertEqual(standing.with_table(text, ["| a |", "| b |"]),
+                         f"intro\n{standing.BEGIN}\n| a |\n| b |\n{standing.END}\nafter\n")
+        for bad in ("no markers", f"{standing.END} {standing.BEGIN}", f"{standing.BEGIN}{standing.BEGIN}{standing.END}"):
+            with self.assertRaises(standing.StandingError):
+                standing.with_table(bad, [])
+
+
+class ReadmeTest(unittest.TestCase):
+    def test_readme_shows_the_table_of_the_committed_runs(self):
+        """README's Strength table is what standing.py makes of scripts/results/standing.json: a
+        run added to the config without regenerating README (or a hand edit) fails here."""
+        scripts = Path(standing.__file__).resolve().parent
+        _, _, entries = standing.read_config(scripts / "results" / "standing.json")
+        pooled = standing.pool(scripts / "results", "gorin", entries)
+        readme = (scripts.parent / "README.md").read_text(encoding="utf-8")
+        self.assertEqual(readme, standing.with_table(readme, standing.table(pooled)),
+                         "README's table is stale: run python3 scripts/standing.py --readme README.md")
+
 
 if __name__ == "__main__":
     unittest.main()
