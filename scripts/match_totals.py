@@ -34,8 +34,7 @@ def row(path: Path, engine: str) -> gauntlet.Row:
 def total(rows: list[gauntlet.Row]) -> gauntlet.Row:
     t = gauntlet.Row("", ",".join(sorted({r.opponent for r in rows})))
     for r in rows:
-        t.wins, t.losses, t.draws = t.wins + r.wins, t.losses + r.losses, t.draws + r.draws
-        t.pairs = t.pairs + r.pairs
+        t.add(r)
     return t
 
 

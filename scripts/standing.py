@@ -29,6 +29,7 @@ sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 from gorinkit import gauntlet as gt  # noqa: E402
 from gorinkit import matchplay  # noqa: E402
 from gorinkit.paths import SCRIPTS  # noqa: E402
+from gorinkit.referee import read_jsonl  # noqa: E402
 
 DEFAULT_CONFIG = SCRIPTS / "results" / "standing.json"
 # Settings every run of one league must share to be pooled.
@@ -86,8 +87,7 @@ def read_run(folder: Path, league: str) -> list[tuple[dict, dict]]:
     for meta in sorted((folder / "gauntlet").glob(f"{league}--*.json")):
         try:
             record = json.loads(meta.read_text(encoding="utf-8"))
-            lines = meta.with_suffix(".jsonl").read_text(encoding="utf-8").splitlines()
-            record["games"] = [json.loads(line) for line in lines if line.strip()]
+            record["games"] = read_jsonl(meta.with_suffix(".jsonl"))
         except (OSError, json.JSONDecodeError) as e:
             raise StandingError(f"{meta}: {e}") from e
         if not record["games"]:
@@ -96,14 +96,6 @@ def read_run(folder: Path, league: str) -> list[tuple[dict, dict]]:
     if not found:
         raise StandingError(f"{folder}: no {league} games (gauntlet/{league}--*.json)")
     return found
-
-
-def add(total: gt.Row, r: gt.Row) -> None:
-    total.wins, total.losses, total.draws = total.wins + r.wins, total.losses + r.losses, total.draws + r.draws
-    for key in ("forfeits", "time_losses", "illegal", "over_limit"):
-        a, b = getattr(total, key), getattr(r, key)
-        setattr(total, key, (a[0] + b[0], a[1] + b[1]))
-    total.pairs = total.pairs + r.pairs
 
 
 def pool(results: Path, name: str, entries: list[Entry]) -> list[Pooled]:
@@ -121,7 +113,7 @@ def pool(results: Path, name: str, entries: list[Entry]) -> list[Pooled]:
                 if clash:
                     raise StandingError(f"{run}: {e.league} vs {opponent}: {', '.join(clash)} differ from "
                                         f"{p.runs[0][0]}'s ({', '.join(f'{k}={settings.get(k)}' for k in clash)})")
-                add(p.row, r)
+                p.row.add(r)
                 p.runs.append((run, r))
     return list(pooled.values())
 

@@ -306,6 +306,16 @@ class Row:
     def scores(self) -> list[float]:
         return [1.0] * self.wins + [0.0] * self.losses + [0.5] * self.draws
 
+    def add(self, other: Row) -> None:
+        """Counts `other`'s games (of another run of the same pairing) into this row."""
+        self.wins += other.wins
+        self.losses += other.losses
+        self.draws += other.draws
+        for key in ("forfeits", "time_losses", "illegal", "over_limit"):
+            a, b = getattr(self, key), getattr(other, key)
+            setattr(self, key, (a[0] + b[0], a[1] + b[1]))
+        self.pairs = self.pairs + other.pairs
+
 
 def estimate(scores: list[float]) -> tuple[float, float, float]:
     """Elo of the mean score and its 95% interval (matchplay's: mean +/- 1.96 standard errors of
