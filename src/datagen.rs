@@ -37,7 +37,7 @@
 //! | u16 | move | the move played from this position, `y * width + x` |
 //! | i16 | value | the search's score for the side to move, clamped to [-20000, 20000] (a proved win or loss is +/-20000); 0 for a random move (see below for forced answers) |
 //! | i8 | result | the game's result for the side to move: +1 win, 0 draw, -1 loss |
-//! | u8 | flags | bit 0: a random (exploration) move; bit 1: the search proved a win or loss |
+//! | u8 | flags | bit 0: a random (exploration) move; bit 1: the search proved a win or loss; bit 2: a teacher's value (`scripts/relabel.py`); bit 3: a side position (below) |
 //! | width*height u8 | cells | row-major (`y * width + x`): 0 empty, 1 black, 2 white |
 //! | width*height x 2 u16 | features | row-major, per point `Board::shape(p, Black)`, `Board::shape(p, White)`: each in 0..shape_count, 0 for an occupied point |
 //!
@@ -50,14 +50,25 @@
 //! after a forced move is the same game seen by the other side), unless a random move comes
 //! first; then, and when the game ends before one, it keeps 0.
 //!
+//! With `--side N` (at most 8), each searched position of a game also gives up to N side
+//! records: one of the search ordering's first eight other moves, drawn at random, is played,
+//! and the position after it is searched with `--side-nodes` nodes (default 2000) and recorded
+//! with that search's value and move, flag bit 3 set and result 0 (never played out, so the
+//! trainer takes its value alone). These are the positions a search spends its nodes on and
+//! self-play never reaches, where the evaluation decides between moves; a net trained only on
+//! the games' own positions sees none of them. A game's side records follow its last record
+//! (so each game's own records stay one run of increasing plies) and come from a random stream
+//! of their own, so the game's records are the same with or without them. A side move that
+//! wins at once, or a position answered without a finished iteration, gives no record.
+//!
 //! Where the board has no shape for a point (`net::NO_SHAPE`: renju black's point that the line patterns already
 //! forbid), the feature is the rank of its four line patterns (`eval::shape`), so every
 //! feature stays within range; such points are forbidden to black whatever the rest of the
 //! board.
 
-use crate::board::{splitmix64, Board, MAX_SIZE, MIN_SIZE};
+use crate::board::{splitmix64, Board, MAX_CELLS, MAX_SIZE, MIN_SIZE};
 use crate::eval::{gnn, SHAPE_COUNT};
-use crate::search::movepick::is_legal;
+use crate::search::movepick::{self, is_legal, Refuters};
 use crate::search::tt::Tt;
 use crate::search::{is_decisive, Limits, Searcher, MAX_DEPTH};
 use crate::types::{Color, Pos, Rule};
@@ -78,6 +89,13 @@ const FLAGS_OFFSET: usize = 11;
 pub const VALUE_LIMIT: i32 = 20_000;
 pub const FLAG_RANDOM: u8 = 1;
 pub const FLAG_PROVED: u8 = 2;
+/// An off-game position (`--side`): one of the ordering's other first moves played from a game
+/// position, valued by its own search. It was never played out, so its `result` is 0 and means
+/// nothing; the trainer learns its value from the search alone.
+pub const FLAG_SIDE: u8 = 8;
+/// Side positions come from these many of the ordering's first moves (the played one left out):
+/// the moves a search spends its nodes on, where its evaluation decides.
+const SIDE_TOP: usize = 8;
 /// Hash table of each game's searches (fresh per game, so a game depends only on its seed).
 const HASH_BYTES: usize = 16 << 20;
 /// Renju: a draw when this many empty points or fewer are left (the match referee's rule).
@@ -98,6 +116,10 @@ pub struct Options {
     pub explore: u32,
     /// Number of the first game (its randomness comes from the seed and this number).
     pub first_game: u64,
+    /// Off-game records per searched game position (`FLAG_SIDE`).
+    pub side: u32,
+    /// Nodes of each side position's search.
+    pub side_nodes: u64,
 }
 
 impl Default for Options {
@@ -111,6 +133,8 @@ impl Default for Options {
             random_plies: 4,
             explore: 0,
             first_game: 0,
+            side: 0,
+            side_nodes: 2_000,
         }
     }
 }
@@ -129,7 +153,7 @@ pub struct Summary {
 /// What `gen-data --help` prints.
 pub const USAGE: &str = "usage: pbrain-gorin gen-data --out FILE [--games N (100)] [--nodes K (20000)] \
 [--rule 0|1|4|8|9 (0)] [--size S (15)] [--seed X (0)] [--random-plies P (4)] [--explore E (0, percent)] \
-[--first-game F (0)]";
+[--first-game F (0)] [--side N (0)] [--side-nodes K (2000)]";
 
 pub fn run(args: &[String]) -> Result<()> {
     if args.iter().any(|a| a == "--help" || a == "-h") {
@@ -188,9 +212,11 @@ fn parse_args(args: &[String]) -> Result<(String, Options)> {
                 }
             }
             "--first-game" => o.first_game = number()?,
+            "--side" => o.side = number()?.min(SIDE_TOP as u64) as u32,
+            "--side-nodes" => o.side_nodes = number()?.max(1),
             _ => bail!(
                 "unknown option '{flag}' (--out --games --nodes --rule --size --seed --random-plies --explore \
-                 --first-game)"
+                 --first-game --side --side-nodes)"
             ),
         }
     }
@@ -361,6 +387,12 @@ fn play_game(o: &Options, game: u64, bytes: &mut Vec<u8>) -> Result<Option<Color
     let start = bytes.len();
     // Records of forced answers in a row, whose values wait for the next searched one.
     let mut pending: Vec<usize> = Vec::new();
+    // Side records go after the game's own, so that the game's records stay one run of
+    // increasing plies (how readers find games); their randomness is a stream of its own, so
+    // that the game is the same with or without them.
+    let mut side_bytes = Vec::new();
+    let mut side_rng = rng ^ 0x5DE0_F1A6_0C3B_27D9;
+    let mut side_tt = if o.side > 0 { Some(Tt::new(SIDE_HASH_BYTES)) } else { None };
     let winner = loop {
         if is_draw(&b) {
             break None;
@@ -389,6 +421,9 @@ fn play_game(o: &Options, game: u64, bytes: &mut Vec<u8>) -> Result<Option<Color
                 bytes[at + FLAGS_OFFSET] |= c.flags & FLAG_PROVED;
             }
         }
+        if let Some(side_tt) = side_tt.as_mut().filter(|_| !random) {
+            side_records(&mut b, c.pos, o, side_tt, &mut side_rng, &mut side_bytes);
+        }
         write_record(&b, c.pos, c.value, c.flags, bytes);
         let mover = b.side_to_move();
         b.make(c.pos);
@@ -404,7 +439,38 @@ fn play_game(o: &Options, game: u64, bytes: &mut Vec<u8>) -> Result<Option<Color
             Some(_) => (-1i8) as u8,
         };
     }
+    bytes.extend_from_slice(&side_bytes);
     Ok(winner)
+}
+
+/// Hash table of the side positions' searches (one per game, like the game's own).
+const SIDE_HASH_BYTES: usize = 4 << 20;
+
+/// Appends up to `o.side` side records of the game position `b` (whose move is `played`): each
+/// plays one of the ordering's first `SIDE_TOP` other moves, drawn at random, and records the
+/// position after it with its own search's value and move. A move that wins at once, or a
+/// position the search answers without a finished iteration (a forced answer, whose value is
+/// 0), gives no record.
+fn side_records(b: &mut Board, played: Pos, o: &Options, tt: &mut Tt, rng: &mut u64, out: &mut Vec<u8>) {
+    let mut moves = Vec::new();
+    movepick::generate(b, &mut moves, &Refuters::NONE, &[0; MAX_CELLS], Pos::NONE);
+    let mut others: Vec<Pos> = moves.iter().map(|m| m.pos).filter(|&p| p != played).take(SIDE_TOP).collect();
+    for _ in 0..o.side {
+        if others.is_empty() {
+            break;
+        }
+        let p = others.swap_remove((splitmix64(rng) % others.len() as u64) as usize);
+        if !is_legal(b, p) {
+            continue;
+        }
+        b.make(p);
+        if !b.is_win_at(p) && !is_draw(b) {
+            if let Some(c) = searched_move(b, tt, o.side_nodes).filter(|c| !c.forced) {
+                write_record(b, c.pos, c.value, c.flags | FLAG_SIDE, out);
+            }
+        }
+        b.undo();
+    }
 }
 
 /// The match referee's draw: a full board, or in renju few empty points left.

@@ -32,7 +32,7 @@ FILE_HEADER = 8  # magic, u16 version, u16 shape count
 RECORD_HEAD = 12  # the record's fields before its cells (src/datagen.rs)
 MIN_SIDE, MAX_SIDE = 5, 32
 # gen-data options passed through when given (the engine's defaults otherwise).
-PASSED = ("nodes", "rule", "size", "seed", "random_plies", "explore")
+PASSED = ("nodes", "rule", "size", "seed", "random_plies", "explore", "side", "side_nodes")
 
 
 class FormatError(ValueError):
@@ -144,7 +144,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("-n", "--games", type=int, default=100, help="games in all")
     for name, what in (("nodes", "nodes a searched move"), ("rule", "INFO rule (0, 1, 4, 8, 9)"),
                        ("size", "board size"), ("seed", "seed of the whole run"),
-                       ("random-plies", "random opening plies"), ("explore", "percent of random later moves")):
+                       ("random-plies", "random opening plies"), ("explore", "percent of random later moves"),
+                       ("side", "side positions a game position"), ("side-nodes", "nodes a side position")):
         p.add_argument(f"--{name}", type=int, default=None, help=f"gen-data's --{name}: {what} (default: gen-data's)")
     p.add_argument("-j", "--jobs", type=int, default=1,
                    help="gen-data processes at once here (with --ray local: the local instance's workers)")

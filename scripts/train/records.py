@@ -23,6 +23,9 @@ FLAG_EXPLORATION = 1
 FLAG_MATE = 2
 # Set by relabel.py: the value is a teacher's, valid even on an exploration move.
 FLAG_TEACHER = 4
+# An off-game position (gen-data --side): never played out, so its result means nothing and
+# its value is the search's alone.
+FLAG_SIDE = 8
 VALUE_LIMIT = 20000
 
 

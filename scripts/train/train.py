@@ -56,11 +56,13 @@ class Stats:
 
 def value_target(recs: np.ndarray, value_scale: float, value_mix: float) -> np.ndarray:
     """(1 - mix) * result (1 win, 0.5 draw, 0 loss) + mix * sigmoid(value / scale); exploration
-    moves carry no search value, so theirs is the result alone, unless a teacher labelled them."""
+    moves carry no search value, so theirs is the result alone, unless a teacher labelled them;
+    side positions were never played out, so theirs is the value alone."""
     result = (recs["result"].astype(np.float32) + 1) / 2
     search = 1 / (1 + np.exp(-recs["value"].astype(np.float32) / value_scale))
     no_value = ((recs["flags"] & records.FLAG_EXPLORATION) != 0) & ((recs["flags"] & records.FLAG_TEACHER) == 0)
-    mix = np.where(no_value, 0.0, value_mix).astype(np.float32)
+    no_result = (recs["flags"] & records.FLAG_SIDE) != 0
+    mix = np.where(no_value, 0.0, np.where(no_result, 1.0, value_mix)).astype(np.float32)
     return (1 - mix) * result + mix * search
 
 
@@ -131,8 +133,8 @@ def evaluate(model: MixNet, data: dict, index: dict, batch: int, device: torch.d
 
 def train(data: records.Dataset, *, epochs: int = 10, batch: int = 256, lr: float = 3e-3,
           held_out: float = 0.1, seed: int = 1, value_scale: float = 600.0, value_mix: float = 0.5,
-          policy_weight: float = 0.1, skip_proved: bool = False, residual: bool = False, dim: int = DIM, hidden: int = HIDDEN,
-          log=print) -> tuple[MixNet, list]:
+          policy_weight: float = 0.1, skip_proved: bool = False, skip_side: bool = False, residual: bool = False,
+          dim: int = DIM, hidden: int = HIDDEN, log=print) -> tuple[MixNet, list]:
     """Fit a MixNet; returns it and one (epoch, train means, held-out means) row per epoch."""
     torch.manual_seed(seed)
     rng = np.random.default_rng(seed)
@@ -145,13 +147,14 @@ def train(data: records.Dataset, *, epochs: int = 10, batch: int = 256, lr: floa
             model.value2.bias.zero_()
     opt = torch.optim.Adam(model.parameters(), lr=lr)
     train_idx, held_idx = split(data, held_out, seed)
-    if skip_proved:
-        # Positions the search proved won or lost are the threat solvers' business, and in
-        # self-play at small node counts they are the larger share: left in, the value head
-        # learns who has a forced win instead of how quiet positions compare.
+    # Positions the search proved won or lost are the threat solvers' business, and in
+    # self-play at small node counts they are the larger share: left in, the value head
+    # learns who has a forced win instead of how quiet positions compare.
+    skip = (records.FLAG_MATE if skip_proved else 0) | (records.FLAG_SIDE if skip_side else 0)
+    if skip:
         for index in (train_idx, held_idx):
             for key, idx in index.items():
-                index[key] = idx[(data.groups[key].records["flags"][idx] & records.FLAG_MATE) == 0]
+                index[key] = idx[(data.groups[key].records["flags"][idx] & skip) == 0]
     prepared = parts(data, value_scale, value_mix, residual)
     n_train = sum(map(len, train_idx.values()))
     n_held = sum(map(len, held_idx.values()))
@@ -218,6 +221,8 @@ def main(argv: list[str] | None = None) -> int:
                          "at 1 the policy's larger gradients keep the value head from learning)")
     ap.add_argument("--skip-proved", action="store_true",
                     help="leave out positions whose search value is a proved win or loss")
+    ap.add_argument("--skip-side", action="store_true",
+                    help="leave out the off-game positions of gen-data --side")
     ap.add_argument("--residual", action="store_true",
                     help="learn a correction to the engine's classic evaluation, read from each data "
                          "file's .gse1 beside it (pbrain-gorin static-eval DATA.grn1 DATA.gse1)")
@@ -240,7 +245,7 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     model, _ = train(data, epochs=args.epochs, batch=args.batch, lr=args.lr, held_out=args.held_out,
                      seed=args.seed, value_scale=args.value_scale, value_mix=args.value_mix,
-                     policy_weight=args.policy_weight, skip_proved=args.skip_proved,
+                     policy_weight=args.policy_weight, skip_proved=args.skip_proved, skip_side=args.skip_side,
                      residual=args.residual, dim=args.dim, hidden=args.hidden)
     net, clipped = gnn.quantize(model.float_params(), flags=gnn.FLAG_RESIDUAL if args.residual else 0)
     gnn.write(args.out, net)

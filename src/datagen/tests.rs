@@ -13,7 +13,17 @@ fn generated(o: &Options) -> (Vec<u8>, Summary) {
 }
 
 fn tiny(rule: Rule, size: usize) -> Options {
-    Options { games: 2, nodes: 500, rule, size, seed: 7, random_plies: 4, explore: 0, first_game: 0 }
+    Options {
+        games: 2,
+        nodes: 500,
+        rule,
+        size,
+        seed: 7,
+        random_plies: 4,
+        explore: 0,
+        first_game: 0,
+        ..Options::default()
+    }
 }
 
 /// Replays the records game by game (a game starts at ply 0) and checks each against the board
@@ -144,6 +154,78 @@ fn slices_of_games_concatenate_to_one_run() {
 }
 
 #[test]
+fn side_records_follow_their_game_and_leave_it_unchanged() {
+    let o = Options { games: 3, explore: 10, ..tiny(Rule::Renju, 11) };
+    let (plain, _) = generated(&o);
+    let (_, plain) = read_records(&plain).expect("a GRN1 file");
+    let (bytes, summary) = generated(&Options { side: 2, side_nodes: 300, ..o.clone() });
+    let (_, records) = read_records(&bytes).expect("a GRN1 file");
+    assert_eq!(summary.records, records.len() as u64);
+    let (side, game): (Vec<&Record>, Vec<&Record>) = records.iter().partition(|r| r.flags & FLAG_SIDE != 0);
+    assert!(side.len() > plain.len() / 2, "{} side records for {} positions", side.len(), plain.len());
+    // The games are the same records as without side records, in the same order.
+    assert_eq!(game.len(), plain.len());
+    for (a, b) in game.iter().zip(&plain) {
+        assert_eq!(
+            (a.ply, a.mv, a.value, a.result, a.flags, &a.cells),
+            (b.ply, b.mv, b.value, b.result, b.flags, &b.cells)
+        );
+    }
+    // Each game's side records come after its last record, each is one of its searched
+    // positions with another legal move than the one played, and searched from there.
+    let mut start = 0;
+    let mut rest = &records[..];
+    while !rest.is_empty() {
+        let len = rest
+            .iter()
+            .skip(1)
+            .position(|r| r.ply == 0 && r.flags & FLAG_SIDE == 0)
+            .map_or(rest.len(), |i| i + 1);
+        let (this, next) = rest.split_at(len);
+        let own: Vec<&Record> = this.iter().filter(|r| r.flags & FLAG_SIDE == 0).collect();
+        let first_side = this.iter().position(|r| r.flags & FLAG_SIDE != 0).unwrap_or(this.len());
+        assert!(this[first_side..].iter().all(|r| r.flags & FLAG_SIDE != 0), "side records last");
+        for r in &this[first_side..] {
+            let from = own
+                .iter()
+                .find(|g| g.ply + 1 == r.ply && g.flags & FLAG_RANDOM == 0 && differs_by_one_stone(g, r))
+                .unwrap_or_else(|| {
+                    panic!("side record at ply {} has no game position one stone before", r.ply)
+                });
+            let stone = (0..r.cells.len()).find(|&i| from.cells[i] != r.cells[i]).expect("one stone");
+            assert_ne!(stone, from.mv, "a side record plays another move than the game");
+            assert_eq!(r.cells[stone], from.to_move, "played by the side to move");
+            assert_eq!(r.cells[r.mv], 0, "its move is on an empty point");
+            assert_eq!(r.result, 0);
+            assert_eq!(r.flags & FLAG_RANDOM, 0);
+            assert!(i32::from(r.value).abs() <= VALUE_LIMIT);
+            if r.flags & FLAG_PROVED != 0 {
+                assert_eq!(i32::from(r.value).abs(), VALUE_LIMIT);
+            }
+            // Black's stone in renju is on a point legal for black.
+            let mut b = Board::new(o.size, o.size, o.rule);
+            for (at, &c) in from.cells.iter().enumerate() {
+                if c != 0 {
+                    let p = b.pos((at % o.size) as i64, (at / o.size) as i64).expect("on board");
+                    b.place(p, if c == 1 { Color::Black } else { Color::White });
+                }
+            }
+            b.set_side_to_move(if from.to_move == 1 { Color::Black } else { Color::White });
+            let p = b.pos((stone % o.size) as i64, (stone / o.size) as i64).expect("on board");
+            assert!(is_legal(&mut b, p), "a legal side move");
+        }
+        start += len;
+        rest = next;
+    }
+    assert_eq!(start, records.len());
+}
+
+fn differs_by_one_stone(a: &Record, b: &Record) -> bool {
+    a.cells.iter().zip(&b.cells).filter(|(x, y)| x != y).count() == 1
+        && a.cells.iter().zip(&b.cells).all(|(&x, &y)| x == y || x == 0)
+}
+
+#[test]
 fn renju_black_never_plays_a_forbidden_point() {
     let o = Options { games: 3, explore: 30, ..tiny(Rule::Renju, 11) };
     let (bytes, _) = generated(&o);
@@ -174,19 +256,32 @@ fn renju_draws_with_few_empty_points_left() {
 fn the_command_line_is_checked() {
     let args = |s: &str| s.split_whitespace().map(String::from).collect::<Vec<_>>();
     let (out, o) = parse_args(&args(
-        "--out f.bin --games 3 --nodes 100 --rule 4 --size 20 --seed 9 --random-plies 2 --explore 5 --first-game 6",
+        "--out f.bin --games 3 --nodes 100 --rule 4 --size 20 --seed 9 --random-plies 2 --explore 5 --first-game 6 \
+         --side 3 --side-nodes 700",
     ))
     .expect("valid");
     assert_eq!(out, "f.bin");
     assert_eq!(
-        (o.games, o.nodes, o.rule, o.size, o.seed, o.random_plies, o.explore, o.first_game),
-        (3, 100, Rule::Renju, 20, 9, 2, 5, 6)
+        (
+            o.games,
+            o.nodes,
+            o.rule,
+            o.size,
+            o.seed,
+            o.random_plies,
+            o.explore,
+            o.first_game,
+            o.side,
+            o.side_nodes
+        ),
+        (3, 100, Rule::Renju, 20, 9, 2, 5, 6, 3, 700)
     );
     let (_, o) = parse_args(&args("--out f.bin")).expect("defaults");
     assert_eq!(
         (o.games, o.nodes, o.rule, o.size, o.random_plies, o.explore, o.first_game),
         (100, 20_000, Rule::Freestyle, 15, 4, 0, 0)
     );
+    assert_eq!((o.side, o.side_nodes), (0, 2_000));
     for bad in [
         "--games 3",
         "--out f --rule 2",
@@ -197,6 +292,7 @@ fn the_command_line_is_checked() {
         "--out f --depth 3",
         "--out f --nodes x",
         "--out f --first-game -1",
+        "--out f --side x",
     ] {
         assert!(parse_args(&args(bad)).is_err(), "{bad}");
     }

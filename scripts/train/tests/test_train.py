@@ -13,7 +13,8 @@ from pathlib import Path
 import numpy as np
 
 from train import gnn, records, reference
-from train.tests.common import GORIN, HAS_TORCH, NEEDS_TORCH, synthetic
+from train import synth
+from train.tests.common import GORIN, HAS_TORCH, NEEDS_TORCH, SHAPES, synthetic
 
 # The quantised reference against the float net, in logit units (1.0 = 2**q_act): embeddings and
 # weights are rounded to 2**-10, so a trained net of this size stays far inside it (~0.005 seen).
@@ -124,3 +125,25 @@ class ValueTargetTest(unittest.TestCase):
         t = train.value_target(recs, 600.0, 1.0)
         teacher = 1 / (1 + np.exp(-1.0))
         np.testing.assert_allclose(t, [teacher, 0.0, teacher, teacher], rtol=1e-6)
+
+    def test_side_positions_take_their_value_alone(self) -> None:
+        from train import train
+        recs = np.zeros(3, records.record_dtype(5, 5))
+        recs["value"] = 600
+        recs["result"] = [-1, -1, 0]
+        recs["flags"] = [0, records.FLAG_SIDE, records.FLAG_SIDE | records.FLAG_MATE]
+        t = train.value_target(recs, 600.0, 0.25)
+        search = 1 / (1 + np.exp(-1.0))
+        np.testing.assert_allclose(t, [0.25 * search, search, search], rtol=1e-6)
+
+    def test_skip_side_leaves_side_positions_out(self) -> None:
+        from train import train
+        with tempfile.TemporaryDirectory() as tmp:
+            path = Path(tmp) / "d.grn1"
+            recs = synth.positions(np.random.default_rng(3), 200, 7, 7, SHAPES)
+            recs["flags"][::2] |= records.FLAG_SIDE
+            records.write(path, SHAPES, [recs])
+            data = records.read([path])
+            logs = []
+            train.train(data, epochs=1, held_out=0.0, skip_side=True, log=logs.append)
+            self.assertIn("train 100,", logs[0])
