@@ -2,8 +2,8 @@
 
 The format (version 1, little-endian) is documented in README.md. Files may mix board sizes, so
 the reader returns one `Group` per (width, height), each a numpy structured array in file order
-plus the game each record belongs to (a game is a run of consecutive records whose ply increases;
-a new file starts a new game).
+plus the game each record belongs to (a game is a run of consecutive records whose ply increases,
+with the side records after it; a new file starts a new game).
 """
 
 from __future__ import annotations
@@ -158,9 +158,13 @@ def read(paths: list[str | Path], with_static: bool = False) -> Dataset:
         offsets = np.array([s[0] for s in spans], np.int64)
         sizes = np.array([s[1] * 256 + s[2] for s in spans])
         plies = np.array([int.from_bytes(data[o + 4:o + 6], "little") for o in offsets])
-        # A new game where the ply does not increase or the board size changes.
+        side = np.array([data[o + 11] & FLAG_SIDE != 0 for o in offsets], bool)
+        # A new game where the ply does not increase or the board size changes; side records
+        # (gen-data writes them after their game's own) belong to the game before them, so a
+        # held-out game takes its side positions with it.
         new_game = np.ones(len(spans), bool)
-        new_game[1:] = (plies[1:] <= plies[:-1]) | (sizes[1:] != sizes[:-1])
+        new_game[1:] = ((plies[1:] <= plies[:-1]) | (sizes[1:] != sizes[:-1])) & ~side[1:]
+        new_game[1:] |= side[:-1] & ~side[1:]
         game = games + np.cumsum(new_game) - 1
         games = int(game[-1]) + 1
         buf = np.frombuffer(data, np.uint8)

@@ -55,6 +55,19 @@ class RecordsTest(unittest.TestCase):
         self.assertEqual(list(data.groups[(9, 9)].game[:9]), [0] * 8 + [1])
         self.assertEqual(data.groups[(7, 6)].game[0], 3)
 
+    def test_side_records_belong_to_the_game_before_them(self) -> None:
+        # Two games of 8 plies, each followed by side records at plies 3, 3 and 6, as gen-data
+        # --side writes them: still two games, every side record in its own game's.
+        first, second = self.nine[:8].copy(), self.nine[8:16].copy()
+        side = self.nine[16:19].copy()
+        side["ply"] = [3, 3, 6]
+        side["flags"] = records.FLAG_SIDE
+        path = self.dir / "side.grn1"
+        records.write(path, SHAPES, [np.concatenate([first, side, second, side])])
+        data = records.read([path])
+        self.assertEqual(data.games, 2)
+        self.assertEqual(list(data.groups[(9, 9)].game), [0] * 11 + [1] * 11)
+
     def test_inputs_view_from_the_side_to_move(self) -> None:
         recs = self.nine[:4]
         own, opp, empty = records.inputs(recs, SHAPES)
