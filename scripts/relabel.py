@@ -15,7 +15,9 @@ for an exploration move, so the trainer uses it there too.
         --nodes 20000 --procs 2 --every 2
 
 Only the records the teacher answered are written, in file order (the trainer still finds the
-games: runs of records whose ply increases). `--budget-s` stops taking new records after that
+games: runs of records whose ply increases, with their side records after them). A side record
+(`gen-data --side`, flag bit 3) is sent by its cells, and its result, which means nothing, is
+left out of the scale's fit. `--unproved` asks only about records the engine did not prove. `--budget-s` stops taking new records after that
 many seconds, so a time-boxed run keeps what it labelled. Python 3 standard library only.
 """
 
@@ -36,6 +38,8 @@ RESULT_AT = 10
 FLAGS_AT = 11
 FLAG_PROVED = 2
 FLAG_TEACHER = 4
+# gen-data --side: an off-game position, never played out; its result says nothing.
+FLAG_SIDE = 8
 VALUE_CAP = MATE - 1000
 
 
@@ -70,9 +74,10 @@ def positions(recs: list[bytes]) -> list[list[list[int]] | None]:
             out.append(None)
             prev = None
             continue
+        side = r[FLAGS_AT] & FLAG_SIDE != 0
         if ply == 0:
             moves: list[list[int]] = []
-        elif prev is not None and prev[0] + 1 == ply:
+        elif prev is not None and prev[0] + 1 == ply and not side:
             moves = prev[1] + [[prev[2] % w, prev[2] // w]]
         else:
             cells = r[RECORD_HEADER:RECORD_HEADER + w * h]
@@ -84,7 +89,8 @@ def positions(recs: list[bytes]) -> list[list[list[int]] | None]:
                 continue
             moves = [m for pair in zip(black, white) for m in pair] + black[len(white):]
         out.append(moves)
-        prev = (ply, moves, move)
+        # A side record's move is its own search's, not one the next record's board follows.
+        prev = None if side else (ply, moves, move)
     return out
 
 
@@ -111,6 +117,9 @@ def main() -> int:
     ap.add_argument("--nodes", type=int, default=20000, help="INFO max_node per position")
     ap.add_argument("--turn-ms", type=int, default=10000, help="INFO timeout_turn (a bound, not the budget)")
     ap.add_argument("--every", type=int, default=1, help="relabel every N-th record")
+    ap.add_argument("--unproved", action="store_true",
+                    help="ask only about records the engine's search did not prove (a proof keeps its value "
+                         "anyway, and the trainer's --skip-proved leaves those out)")
     ap.add_argument("--procs", type=int, default=1, help="teacher processes at once")
     ap.add_argument("--delay-ms", type=int, default=40,
                     help="pause before each position (Rapfi drops a command sent within ~30 ms of its move)")
@@ -125,7 +134,8 @@ def main() -> int:
         print(f"error: {e}", file=sys.stderr)
         return 1
     boards = positions(recs)
-    chosen = [i for i in range(0, len(recs), max(1, args.every)) if boards[i] is not None]
+    chosen = [i for i in range(0, len(recs), max(1, args.every))
+              if boards[i] is not None and not (args.unproved and recs[i][FLAGS_AT] & FLAG_PROVED)]
     start = time.monotonic()
 
     def question(j: int) -> list[str]:
@@ -138,7 +148,7 @@ def main() -> int:
     elapsed = time.monotonic() - start
 
     pairs = [(float(ev), (struct.unpack_from("<b", recs[i], RESULT_AT)[0] + 1) / 2)
-             for i, ev in evals.items() if not is_mate(ev)]
+             for i, ev in evals.items() if not is_mate(ev) and not recs[i][FLAGS_AT] & FLAG_SIDE]
     scale = args.scale or (fit_scale(pairs) if pairs else 200.0)
     with open(args.out, "wb") as out:
         out.write(header)

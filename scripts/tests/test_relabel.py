@@ -66,8 +66,39 @@ class Records(unittest.TestCase):
         self.assertEqual(boards[3], [[0, 0], [1, 0], [2, 0], [3, 0], [4, 0]])
 
 
+    def test_a_side_record_is_sent_by_its_cells(self) -> None:
+        # A game record at ply 1, then side records at plies 2 and 3 (each one stone off the
+        # game): neither follows the record before it, whatever their plies say.
+        recs = [record(1, 7, 0, 1, 0, [0] * 12 + [1]),
+                record(2, 0, 0, 0, relabel.FLAG_SIDE, [0] * 12 + [1, 2]),
+                record(3, 1, 0, 0, relabel.FLAG_SIDE, [0] * 11 + [1, 1, 2])]
+        boards = relabel.positions(recs)
+        self.assertEqual(boards[1], [[2, 2], [3, 2]])
+        self.assertEqual(boards[2], [[1, 2], [3, 2], [2, 2]])
+
+
 @unittest.skipUnless(GORIN.exists(), NEEDS_GORIN)
 class EndToEnd(unittest.TestCase):
+    def test_side_records_and_only_unproved_ones(self) -> None:
+        with tempfile.TemporaryDirectory() as tmp:
+            data, out = Path(tmp, "g.grn1"), Path(tmp, "t.grn1")
+            subprocess.run([str(GORIN), "gen-data", "--out", str(data), "--games", "1", "--nodes", "1000",
+                            "--seed", "3", "--side", "1", "--side-nodes", "300"],
+                           check=True, capture_output=True, timeout=120)
+            run = subprocess.run(
+                [sys.executable, str(SCRIPTS / "relabel.py"), "--teacher", str(GORIN), "--data", str(data),
+                 "--out", str(out), "--nodes", "300", "--unproved", "--delay-ms", "0"],
+                capture_output=True, text=True, timeout=120,
+            )
+            self.assertEqual(run.returncode, 0, run.stdout + run.stderr)
+            _, before = relabel.read_records(str(data))
+            _, after = relabel.read_records(str(out))
+            unproved = [r for r in before if not r[11] & relabel.FLAG_PROVED]
+            self.assertTrue(any(r[11] & relabel.FLAG_SIDE for r in unproved), "no unproved side record")
+            self.assertIn(f"chosen {len(unproved)},", run.stdout)
+            self.assertTrue(any(r[11] & relabel.FLAG_SIDE for r in after), "no side record answered")
+            self.assertTrue(all(r[11] & relabel.FLAG_TEACHER for r in after))
+
     def test_a_generated_file_is_relabelled(self) -> None:
         with tempfile.TemporaryDirectory() as tmp:
             data, out = Path(tmp, "g.grn1"), Path(tmp, "t.grn1")
