@@ -17,8 +17,9 @@ for an exploration move, so the trainer uses it there too.
 Only the records the teacher answered are written, in file order (the trainer still finds the
 games: runs of records whose ply increases, with their side records after them). A side record
 (`gen-data --side`, flag bit 3) is sent by its cells, and its result, which means nothing, is
-left out of the scale's fit. `--unproved` asks only about records the engine did not prove. `--budget-s` stops taking new records after that
-many seconds, so a time-boxed run keeps what it labelled. Python 3 standard library only.
+left out of the scale's fit. `--unproved` asks only about records the engine did not prove.
+`--budget-s` stops taking new records after that many seconds, so a time-boxed run keeps what it
+labelled. Python 3 standard library only.
 """
 
 from __future__ import annotations

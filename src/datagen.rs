@@ -98,6 +98,8 @@ pub const FLAG_SIDE: u8 = 8;
 const SIDE_TOP: usize = 8;
 /// Hash table of each game's searches (fresh per game, so a game depends only on its seed).
 const HASH_BYTES: usize = 16 << 20;
+/// Hash table of a game's side-position searches (`--side`; fresh per game too).
+const SIDE_HASH_BYTES: usize = 4 << 20;
 /// Renju: a draw when this many empty points or fewer are left (the match referee's rule).
 const RENJU_DRAW_EMPTY: usize = 25;
 /// The first random stone lies within this many points of the centre in both directions.
@@ -260,6 +262,25 @@ impl Record {
             .map(|(&c, &f)| gnn::Point::from_record(colour(c), f, to_move))
             .collect()
     }
+
+    /// The record's position on a board of its rule and size, its side to move set.
+    pub fn board(&self) -> Result<Board> {
+        let rule = Rule::from_info_value(u64::from(self.rule))
+            .with_context(|| format!("rule {} unknown", self.rule))?;
+        if !(MIN_SIZE..=MAX_SIZE).contains(&self.width) || !(MIN_SIZE..=MAX_SIZE).contains(&self.height) {
+            bail!("a {}x{} board", self.width, self.height);
+        }
+        let colour = |c: u8| if c == 1 { Color::Black } else { Color::White };
+        let mut b = Board::new(self.width, self.height, rule);
+        for (at, &c) in self.cells.iter().enumerate() {
+            if c != 0 {
+                let p = b.pos((at % self.width) as i64, (at / self.width) as i64).context("on the board")?;
+                b.place(p, colour(c));
+            }
+        }
+        b.set_side_to_move(colour(self.to_move));
+        Ok(b)
+    }
 }
 
 /// Reads a whole GRN1 file: (its shape count, its records). For tests and tools: the trainer
@@ -314,20 +335,8 @@ pub fn static_evals(records: &[Record]) -> Result<Vec<i16>> {
         .iter()
         .enumerate()
         .map(|(i, r)| {
-            let rule = Rule::from_info_value(u64::from(r.rule))
-                .with_context(|| format!("record {i}: rule {} unknown", r.rule))?;
-            if !(MIN_SIZE..=MAX_SIZE).contains(&r.width) || !(MIN_SIZE..=MAX_SIZE).contains(&r.height) {
-                bail!("record {i}: a {}x{} board", r.width, r.height);
-            }
-            let mut b = Board::new(r.width, r.height, rule);
+            let mut b = r.board().with_context(|| format!("record {i}"))?;
             b.set_net(None);
-            for (at, &c) in r.cells.iter().enumerate() {
-                if c != 0 {
-                    let p = b.pos((at % r.width) as i64, (at / r.width) as i64).context("on the board")?;
-                    b.place(p, if c == 1 { Color::Black } else { Color::White });
-                }
-            }
-            b.set_side_to_move(if r.to_move == 1 { Color::Black } else { Color::White });
             Ok(b.evaluate().clamp(i16::MIN as i32, i16::MAX as i32) as i16)
         })
         .collect()
@@ -442,9 +451,6 @@ fn play_game(o: &Options, game: u64, bytes: &mut Vec<u8>) -> Result<Option<Color
     bytes.extend_from_slice(&side_bytes);
     Ok(winner)
 }
-
-/// Hash table of the side positions' searches (one per game, like the game's own).
-const SIDE_HASH_BYTES: usize = 4 << 20;
 
 /// Appends up to `o.side` side records of the game position `b` (whose move is `played`): each
 /// plays one of the ordering's first `SIDE_TOP` other moves, drawn at random, and records the

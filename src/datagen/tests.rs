@@ -203,14 +203,7 @@ fn side_records_follow_their_game_and_leave_it_unchanged() {
                 assert_eq!(i32::from(r.value).abs(), VALUE_LIMIT);
             }
             // Black's stone in renju is on a point legal for black.
-            let mut b = Board::new(o.size, o.size, o.rule);
-            for (at, &c) in from.cells.iter().enumerate() {
-                if c != 0 {
-                    let p = b.pos((at % o.size) as i64, (at / o.size) as i64).expect("on board");
-                    b.place(p, if c == 1 { Color::Black } else { Color::White });
-                }
-            }
-            b.set_side_to_move(if from.to_move == 1 { Color::Black } else { Color::White });
+            let mut b = from.board().expect("a record's board");
             let p = b.pos((stone % o.size) as i64, (stone / o.size) as i64).expect("on board");
             assert!(is_legal(&mut b, p), "a legal side move");
         }
