@@ -78,6 +78,7 @@ class Config:
     jobs: int = 1
     seed: int = 1
     info: list[tuple[str, str]] = field(default_factory=list)
+    engine_info: list[tuple[str, str]] = field(default_factory=list)  # for the engine under test only
     out: str = str(DEFAULT_OUT)
     command: str = ""  # the command line that ran it, for the table's header
 
@@ -136,8 +137,19 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, help="seed of the random plies (default 1)")
     p.add_argument("--info", action="append", type=matchplay.key_value, metavar="KEY=VALUE",
                    help="extra INFO line for both brains (repeatable), e.g. max_node=2000")
+    p.add_argument("--engine-info", action="append", type=matchplay.key_value, metavar="KEY=VALUE",
+                   help="extra INFO line for the engine under test only (repeatable), e.g. net=1")
     p.add_argument("--out", help=f"results folder (default {DEFAULT_OUT})")
     return p
+
+
+def _pairs(config_value, cli: list | None) -> list[tuple[str, str]]:
+    """INFO lines: the command line's if it gave any, else the config's ({key: value} or pairs)."""
+    if cli:
+        return list(cli)
+    if isinstance(config_value, dict):
+        config_value = list(config_value.items())
+    return [(str(k), str(v)) for k, v in config_value]
 
 
 def make_config(argv: list[str], command: str = "") -> Config:
@@ -166,17 +178,13 @@ def make_config(argv: list[str], command: str = "") -> Config:
     opponents = [_opponent_from_json(o) for o in values.pop("opponents", [])]
     if a.opponent:
         opponents = [parse_opponent(o) for o in a.opponent]
-    info = values.pop("info", {})
-    if isinstance(info, dict):
-        info = list(info.items())
-    info = [(str(k), str(v)) for k, v in info]
-    if a.info:
-        info = list(a.info)
+    info, engine_info = (_pairs(values.pop(key, {}), cli) for key, cli in (("info", a.info),
+                                                                          ("engine_info", a.engine_info)))
     for key in ("games", "turn_ms", "match_ms", "tolerance_ms", "send_delay_ms", "jobs", "seed"):
         v = values.get(key)
         if v is not None and (not isinstance(v, int) or isinstance(v, bool)):
             raise ConfigError(f"{key}: expected a whole number, got {v!r}")
-    c = Config(**values, opponents=opponents, info=info, command=command)
+    c = Config(**values, opponents=opponents, info=info, engine_info=engine_info, command=command)
     c.leagues = [lg.strip() for lg in c.leagues if lg.strip()]
     unknown = [lg for lg in c.leagues if lg not in LEAGUES]
     if unknown or not c.leagues:
@@ -221,6 +229,8 @@ def match_argv(c: Config, p: Pairing, jsonl: Path) -> list[str]:
         argv += ["--match-ms", str(c.match_ms)]
     for k, v in c.info:
         argv += ["--info", f"{k}={v}"]
+    for k, v in c.engine_info:
+        argv += ["--info1", f"{k}={v}"]
     return argv
 
 
@@ -229,7 +239,8 @@ def settings_of(c: Config, p: Pairing) -> dict:
     return {"league": asdict(p.league), "engine": c.engine, "name": c.name, "opponent": p.opponent.name,
             "opponent_command": p.opponent.command, "games": c.games, "turn_ms": c.turn_ms,
             "match_ms": c.match_ms, "tolerance_ms": c.tolerance_ms, "send_delay_ms": c.send_delay_ms,
-            "seed": c.seed, "random_plies": RANDOM_PLIES, "info": [list(kv) for kv in c.info]}
+            "seed": c.seed, "random_plies": RANDOM_PLIES, "info": [list(kv) for kv in c.info],
+            **({"engine_info": [list(kv) for kv in c.engine_info]} if c.engine_info else {})}
 
 
 def pair_dir(c: Config) -> Path:
@@ -402,6 +413,7 @@ def markdown(c: Config, rows: list[Row], pending: list[Pairing]) -> str:
     clock = f", game clock {c.match_ms} ms (`timeout_match`, `time_left` before every move)" if c.match_ms else \
         ", no game clock"
     info = "".join(f", INFO {k} {v}" for k, v in c.info)
+    info += "".join(f", INFO {k} {v} to {c.name} only" for k, v in c.engine_info)
     lines = [
         f"# Gauntlet of {c.name}",
         "",

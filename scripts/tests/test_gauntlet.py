@@ -53,14 +53,23 @@ class ConfigTest(unittest.TestCase):
             path.write_text(json.dumps({
                 "engine": "./new", "games": 40, "turn_ms": 1000, "match_ms": 180000, "leagues": ["renju15"],
                 "opponents": [{"name": "rapfi", "command": "./r", "leagues": ["renju15"]}, "aiwine=./a"],
-                "info": {"max_node": 500},
+                "info": {"max_node": 500}, "engine_info": {"net": 1},
             }))
             c = gt.make_config(["--config", str(path), "--games", "10"])
             self.assertEqual((c.engine, c.games, c.turn_ms, c.match_ms, c.leagues), ("./new", 10, 1000, 180000,
                                                                                      ["renju15"]))
             self.assertEqual([(o.name, o.leagues) for o in c.opponents], [("rapfi", ("renju15",)), ("aiwine", None)])
             self.assertEqual(c.info, [("max_node", "500")])
+            self.assertEqual(c.engine_info, [("net", "1")])
             argv = gt.match_argv(c, gt.pairings(c)[0], Path("x.jsonl"))
+            # --info goes to both brains, --engine-info to the engine under test only (match's --info1).
+            self.assertEqual([argv[i + 1] for i, a in enumerate(argv) if a.startswith("--info")],
+                             ["max_node=500", "net=1"])
+            self.assertEqual(argv[argv.index("--info1") + 1], "net=1")
+            self.assertIn("INFO net 1 to gorin only", gt.markdown(c, [], []))
+            self.assertEqual(gt.settings_of(c, gt.pairings(c)[0])["engine_info"], [["net", "1"]])
+            c2 = gt.make_config(["--config", str(path), "--engine-info", "net_file=x.gnn1"])
+            self.assertEqual((c2.info, c2.engine_info), ([("max_node", "500")], [("net_file", "x.gnn1")]))
             self.assertIn("--match-ms", argv)
             self.assertEqual(argv[argv.index("--rule") + 1], "4")
             self.assertTrue(argv[argv.index("--openings") + 1].endswith("renju_26_openings.txt"))
