@@ -143,12 +143,15 @@ def parser() -> argparse.ArgumentParser:
     return p
 
 
-def _pairs(config_value, cli: list | None) -> list[tuple[str, str]]:
+def _pairs(key: str, config_value, cli: list | None) -> list[tuple[str, str]]:
     """INFO lines: the command line's if it gave any, else the config's ({key: value} or pairs)."""
     if cli:
         return list(cli)
     if isinstance(config_value, dict):
         config_value = list(config_value.items())
+    if not isinstance(config_value, list) or not all(isinstance(kv, (list, tuple)) and len(kv) == 2
+                                                     for kv in config_value):
+        raise ConfigError(f"{key}: expected an object of INFO keys, got {config_value!r}")
     return [(str(k), str(v)) for k, v in config_value]
 
 
@@ -178,8 +181,8 @@ def make_config(argv: list[str], command: str = "") -> Config:
     opponents = [_opponent_from_json(o) for o in values.pop("opponents", [])]
     if a.opponent:
         opponents = [parse_opponent(o) for o in a.opponent]
-    info, engine_info = (_pairs(values.pop(key, {}), cli) for key, cli in (("info", a.info),
-                                                                          ("engine_info", a.engine_info)))
+    info = _pairs("info", values.pop("info", {}), a.info)
+    engine_info = _pairs("engine_info", values.pop("engine_info", {}), a.engine_info)
     for key in ("games", "turn_ms", "match_ms", "tolerance_ms", "send_delay_ms", "jobs", "seed"):
         v = values.get(key)
         if v is not None and (not isinstance(v, int) or isinstance(v, bool)):

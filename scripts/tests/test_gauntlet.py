@@ -76,6 +76,9 @@ class ConfigTest(unittest.TestCase):
             path.write_text(json.dumps({"games": "40", "opponents": ["x=./y"]}))
             with self.assertRaisesRegex(gt.ConfigError, "games: expected a whole number"):
                 gt.make_config(["--config", str(path)])
+            path.write_text(json.dumps({"engine_info": "net=1", "opponents": ["x=./y"]}))
+            with self.assertRaisesRegex(gt.ConfigError, "engine_info: expected an object of INFO keys"):
+                gt.make_config(["--config", str(path)])
             path.write_text(json.dumps({"gmaes": 4, "opponents": ["x=./y"]}))
             with self.assertRaisesRegex(gt.ConfigError, "unknown keys gmaes"):
                 gt.make_config(["--config", str(path)])
