@@ -251,10 +251,20 @@ pub struct Record {
     pub features: Vec<[u16; 2]>,
 }
 
+/// A GRN1 cell or side-to-move byte: 0 empty, 1 black, 2 white; `Err` for anything else.
+fn cell_colour(c: u8) -> Result<Option<Color>> {
+    match c {
+        0 => Ok(None),
+        1 => Ok(Some(Color::Black)),
+        2 => Ok(Some(Color::White)),
+        _ => bail!("a cell or side to move of {c}"),
+    }
+}
+
 impl Record {
     /// The net's inputs for this position (as scripts/train/records.py's `inputs`).
     pub fn points(&self) -> Vec<gnn::Point> {
-        let colour = |c: u8| [None, Some(Color::Black), Some(Color::White)][usize::from(c)];
+        let colour = |c: u8| cell_colour(c).expect("read_records checked the cells");
         let to_move = colour(self.to_move).expect("read_records checked the side to move");
         self.cells
             .iter()
@@ -270,15 +280,14 @@ impl Record {
         if !(MIN_SIZE..=MAX_SIZE).contains(&self.width) || !(MIN_SIZE..=MAX_SIZE).contains(&self.height) {
             bail!("a {}x{} board", self.width, self.height);
         }
-        let colour = |c: u8| if c == 1 { Color::Black } else { Color::White };
         let mut b = Board::new(self.width, self.height, rule);
         for (at, &c) in self.cells.iter().enumerate() {
-            if c != 0 {
+            if let Some(colour) = cell_colour(c)? {
                 let p = b.pos((at % self.width) as i64, (at / self.width) as i64).context("on the board")?;
-                b.place(p, colour(c));
+                b.place(p, colour);
             }
         }
-        b.set_side_to_move(colour(self.to_move));
+        b.set_side_to_move(cell_colour(self.to_move)?.context("no side to move")?);
         Ok(b)
     }
 }
