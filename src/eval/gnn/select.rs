@@ -49,14 +49,15 @@ struct BuiltIn {
 }
 
 /// The nets in the binary (`src/eval/nets/`, see its README for how each was trained). The
-/// line patterns they read already follow each rule's five (standard's and caro's blocked or
-/// exact fives), so the freestyle net serves those rules too; renju's black has its own shapes.
+/// line patterns they read already follow each rule's five, so caro, which has no net of its
+/// own, takes the freestyle nets; renju's black has its own shapes.
 const BUILT_IN: &[BuiltIn] = &[
     BuiltIn {
-        rules: &[Rule::Freestyle, Rule::Standard, Rule::CaroOverline, Rule::CaroExact],
+        rules: &[Rule::Freestyle, Rule::CaroOverline, Rule::CaroExact],
         size: 15,
         bytes: include_bytes!("../nets/freestyle15.gnn1"),
     },
+    BuiltIn { rules: &[Rule::Standard], size: 15, bytes: include_bytes!("../nets/standard15.gnn1") },
     BuiltIn { rules: &[Rule::Renju], size: 15, bytes: include_bytes!("../nets/renju15.gnn1") },
 ];
 
@@ -101,13 +102,28 @@ mod tests {
     #[test]
     fn every_rule_and_size_has_the_nearest_built_in_net() {
         use Rule::*;
+        let file = |name: &str| BUILT_IN.iter().position(|n| n.bytes == net_bytes(name)).expect("listed");
         for rule in [Freestyle, Standard, Renju, CaroOverline, CaroExact] {
-            for size in [5, 15, 20, 32] {
+            for size in [5, 15, 17, 18, 20, 32] {
                 let net = built_in(rule, size, size).expect("a net for every rule");
-                let want = if rule == Renju { 1 } else { 0 };
+                let want = match rule {
+                    Renju => file("renju15"),
+                    Standard => file("standard15"),
+                    _ => file("freestyle15"),
+                };
                 let bytes = BUILT_IN[want].bytes;
                 assert_eq!(*net, Gnn::from_bytes(bytes).expect("reads"), "{rule:?} {size}");
             }
+        }
+    }
+
+    /// A built-in net's file by name, read from the tree (not through `BUILT_IN`).
+    fn net_bytes(name: &str) -> &'static [u8] {
+        match name {
+            "freestyle15" => include_bytes!("../nets/freestyle15.gnn1"),
+            "standard15" => include_bytes!("../nets/standard15.gnn1"),
+            "renju15" => include_bytes!("../nets/renju15.gnn1"),
+            _ => panic!("no net {name}"),
         }
     }
 }
