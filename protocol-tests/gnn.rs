@@ -94,8 +94,8 @@ fn the_fixtures_net_truncated_is_an_error() {
 /// A GNN1 file the search can use (D = 32, the engine's shape count) with pseudo-random
 /// weights from `seed`: embeddings over the whole i16 range the trainer allows, so that both
 /// clamps of the activation and the i16 saturation of the fast kernel are exercised.
-fn random_searchable_net(seed: u64, flags: u8) -> Vec<u8> {
-    let (s, d, h) = (gorin::eval::SHAPE_COUNT as u32, 32u16, 8u16);
+fn random_searchable_net(seed: u64, flags: u8, d: u16) -> Vec<u8> {
+    let (s, h) = (gorin::eval::SHAPE_COUNT as u32, 8u16);
     let mut state = seed;
     let mut next = move |range: i64| {
         state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
@@ -134,16 +134,23 @@ fn random_searchable_net(seed: u64, flags: u8) -> Vec<u8> {
 
 /// The board's incremental net value against the reference forward pass over the position's
 /// record inputs, after every move and every undo of a random walk, in every rule (renju's
-/// black features include its forbidden points).
+/// black features include its forbidden points), for both widths the search's kernels take.
 #[test]
 fn the_boards_incremental_sums_give_the_reference_value() {
+    use std::sync::Arc;
+    for dim in [32, 16] {
+        incremental_sums_give_the_reference_value(Arc::new(
+            Gnn::from_bytes(&random_searchable_net(5, 0, dim)).expect("reads"),
+        ));
+    }
+}
+
+fn incremental_sums_give_the_reference_value(net: std::sync::Arc<Gnn>) {
     use gorin::board::Board;
     use gorin::datagen::gnn_points;
     use gorin::eval::gnn::VALUE_UNITS;
     use gorin::types::Rule;
-    use std::sync::Arc;
-    let net = Arc::new(Gnn::from_bytes(&random_searchable_net(5, 0)).expect("reads"));
-    assert!(net.searchable());
+    assert!(net.searchable(), "D = {}", net.dim);
     let expect = |b: &Board| {
         let logit = net.forward(&gnn_points(b)).expect("in range").value;
         ((i64::from(logit) * i64::from(VALUE_UNITS)) >> net.q_act) as i32
@@ -201,7 +208,7 @@ fn a_residual_net_corrects_the_classic_evaluation() {
     use gorin::eval::gnn::VALUE_UNITS;
     use gorin::types::Rule;
     use std::sync::Arc;
-    let net = Arc::new(Gnn::from_bytes(&random_searchable_net(8, 1)).expect("reads"));
+    let net = Arc::new(Gnn::from_bytes(&random_searchable_net(8, 1, 32)).expect("reads"));
     assert!(net.residual);
     let mut b = Board::new(15, 15, Rule::Freestyle);
     b.set_net(Some(net.clone()));

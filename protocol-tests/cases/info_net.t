@@ -9,7 +9,7 @@
 > INFO net 7
 > BEGIN
 < MESSAGE INFO net_file /nonexistent/net.gnn1: *; evaluation unchanged
-< MESSAGE INFO net_file scripts/train/fixture/net.gnn1: D = 8 (the search needs 32); evaluation unchanged
+< MESSAGE INFO net_file scripts/train/fixture/net.gnn1: D = 8 (the search needs 32 or 16); evaluation unchanged
 < MESSAGE INFO net 7: needs 0 (classic evaluation) or 1 (built-in nets), ignored
 < {move}
 > INFO net 0

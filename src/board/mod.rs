@@ -638,13 +638,8 @@ impl Board {
         let Some(net) = &self.gnn else { return };
         let (from, to) = (self.gnn_features(old), self.gnn_features(new));
         if from != to {
-            for v in 0..2 {
-                net.replace(
-                    &mut self.gnn_sums[v],
-                    Self::gnn_rows(net, EMPTY, to, v),
-                    Self::gnn_rows(net, EMPTY, from, v),
-                );
-            }
+            let rows = |f| [0, 1].map(|v| Self::gnn_rows(net, EMPTY, f, v));
+            net.replace(&mut self.gnn_sums, rows(to), rows(from));
         }
     }
 
@@ -652,13 +647,8 @@ impl Board {
     fn gnn_fill(&mut self, i: usize, cell: u8) {
         let Some(net) = &self.gnn else { return };
         let f = self.gnn_features(self.keys[i]);
-        for v in 0..2 {
-            net.replace(
-                &mut self.gnn_sums[v],
-                Self::gnn_rows(net, cell, f, v),
-                Self::gnn_rows(net, EMPTY, f, v),
-            );
-        }
+        let rows = |cell| [0, 1].map(|v| Self::gnn_rows(net, cell, f, v));
+        net.replace(&mut self.gnn_sums, rows(cell), rows(EMPTY));
     }
 
     /// Counts point `i` into the net's sums (the board's rebuild).

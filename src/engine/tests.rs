@@ -349,3 +349,52 @@ x..............";
     assert!(thinking >= Duration::from_millis(1_000), "{thinking:?}");
     assert!(took < Duration::from_millis(200), "the only block took {took:?}");
 }
+
+/// A GNN1 file of D = 32 whose tables stop at `shapes` shapes (all weights small and equal).
+fn net_file_with(shapes: u32) -> std::path::PathBuf {
+    let (d, h) = (32usize, 4usize);
+    let mut payload = Vec::new();
+    for _ in 0..2 * (shapes as usize + 2) * d + d {
+        payload.extend_from_slice(&5i16.to_le_bytes());
+    }
+    payload.extend_from_slice(&0i32.to_le_bytes());
+    for _ in 0..h * d {
+        payload.extend_from_slice(&1i16.to_le_bytes());
+    }
+    payload.extend(std::iter::repeat_n(0u8, 4 * h));
+    payload.extend(std::iter::repeat_n([1u8, 0], h).flatten());
+    payload.extend_from_slice(&0i32.to_le_bytes());
+    let mut bytes = b"GNN1".to_vec();
+    bytes.extend_from_slice(&1u16.to_le_bytes());
+    bytes.extend_from_slice(&(d as u16).to_le_bytes());
+    bytes.extend_from_slice(&shapes.to_le_bytes());
+    bytes.extend_from_slice(&(h as u16).to_le_bytes());
+    bytes.extend_from_slice(&1u16.to_le_bytes());
+    bytes.extend_from_slice(&[10, 10, 0, 0]);
+    bytes.extend_from_slice(&(payload.len() as u32).to_le_bytes());
+    bytes.extend(payload);
+    let path = std::env::temp_dir().join(format!("gorin-test-{}-{shapes}-shapes.gnn1", std::process::id()));
+    std::fs::write(&path, bytes).unwrap();
+    path
+}
+
+/// A net whose tables lack rows for some of the board's shapes is refused with its reason (it
+/// once took the search down). A usable net is not tried here: the choice is process-wide and
+/// would reach the other tests' boards (`protocol-tests/cases/info_net.t` covers it).
+#[test]
+fn a_net_file_without_every_shape_is_refused_and_play_goes_on() {
+    let few = net_file_with(10);
+    let mut s = Session::new();
+    s.send("START 15");
+    s.send(&format!("INFO net_file {}", few.display()));
+    s.engine.handle(Command::Begin, 99, Instant::now(), false);
+    let text = String::from_utf8(std::mem::take(&mut *s.sink.0.lock().unwrap())).unwrap();
+    let _ = std::fs::remove_file(&few);
+    assert!(text.contains("10 shapes (the board's features need 1365); evaluation unchanged"), "{text}");
+    assert!(s.engine.board.net().is_none(), "the classic evaluation stays");
+    let mv = text.lines().last().unwrap_or_default();
+    assert!(!mv.starts_with("MESSAGE") && !mv.starts_with("ERROR"), "a move: {text}");
+    let r = s.send("TURN 8,8");
+    assert_eq!(r.len(), 1, "a move: {r:?}");
+    assert!(!r[0].starts_with("ERROR"), "{r:?}");
+}

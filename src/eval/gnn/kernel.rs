@@ -5,8 +5,14 @@
 //! bit (tested), because i16 saturation before the clamp cannot change a clamped result while
 //! `top` fits i16.
 
-/// Width of the accumulators the search keeps (nets of another D run only the reference pass).
+/// Width of the accumulators the search keeps: a net of D = 32 fills them, one of D = 16 their
+/// first half (half the work a move; other widths run only the reference pass).
 pub const DIM: usize = 32;
+
+/// Whether the search's kernels take rows of `dim` numbers.
+pub fn supports(dim: usize) -> bool {
+    dim == DIM || dim == DIM / 2
+}
 
 /// One view's sums of `h` over the board's points.
 pub type Sums = [i32; DIM];
@@ -29,53 +35,65 @@ impl Kernel {
         Kernel::Scalar
     }
 
-    /// `sums += h(add) - h(sub)`, each `h` from an (own row, opp row) pair of DIM numbers.
+    /// `sums += h(add) - h(sub)` over the first D sums, each `h` from an (own row, opp row)
+    /// pair of D numbers, D one that `supports` allows.
     #[inline]
     pub fn replace(self, sums: &mut Sums, add: (&[i16], &[i16]), sub: (&[i16], &[i16]), top: i16) {
-        debug_assert!([add.0, add.1, sub.0, sub.1].iter().all(|r| r.len() == DIM));
+        let dim = add.0.len();
+        assert!(supports(dim) && [add.1, sub.0, sub.1].iter().all(|r| r.len() == dim));
         match self {
             Kernel::Scalar => replace_scalar(sums, add, sub, top),
-            // Safety: `Avx2` is only chosen where the processor has AVX2, and every row holds
-            // DIM numbers (the net's reader makes D = DIM tables).
+            // Safety: `Avx2` is only chosen where the processor has AVX2; every row holds D
+            // numbers, sixteen for each half (asserted), and `sums` holds DIM >= D.
             #[cfg(target_arch = "x86_64")]
-            Kernel::Avx2 => unsafe { replace_avx2(sums, add, sub, top) },
+            Kernel::Avx2 if dim == DIM => unsafe { replace_avx2::<2>(sums, add, sub, top) },
+            #[cfg(target_arch = "x86_64")]
+            Kernel::Avx2 => unsafe { replace_avx2::<1>(sums, add, sub, top) },
         }
     }
 
-    /// `out[j] = sum over d of x[d] * w[j * DIM + d]` for every row j of `w` (the value's
-    /// first layer), exact in i32: the caller keeps every such sum within i32
-    /// (`Gnn::check_bounds`), and so are its partial sums, whatever their order.
+    /// `out[j] = sum over d of x[d] * w[j * D + d]` for every row j of `w` (the value's
+    /// first layer), D = `x.len()` one that `supports` allows, exact in i32: the caller keeps
+    /// every such sum within i32 (`Gnn::check_bounds`), and so are its partial sums, whatever
+    /// their order.
     #[inline]
-    pub fn dots(self, x: &[i16; DIM], w: &[i16], out: &mut [i32]) {
-        assert!(w.len() >= out.len() * DIM);
+    pub fn dots(self, x: &[i16], w: &[i16], out: &mut [i32]) {
+        let dim = x.len();
+        assert!(supports(dim) && w.len() >= out.len() * dim);
         match self {
             Kernel::Scalar => dots_scalar(x, w, out),
-            // Safety: as for `replace`; `w` holds a row of DIM numbers for every output.
+            // Safety: as for `replace`; `w` holds a row of D numbers for every output.
             #[cfg(target_arch = "x86_64")]
-            Kernel::Avx2 => unsafe { dots_avx2(x, w, out) },
+            Kernel::Avx2 if dim == DIM => unsafe { dots_avx2::<2>(x, w, out) },
+            #[cfg(target_arch = "x86_64")]
+            Kernel::Avx2 => unsafe { dots_avx2::<1>(x, w, out) },
         }
     }
 }
 
-fn dots_scalar(x: &[i16; DIM], w: &[i16], out: &mut [i32]) {
+fn dots_scalar(x: &[i16], w: &[i16], out: &mut [i32]) {
+    let dim = x.len();
     for (j, o) in out.iter_mut().enumerate() {
-        *o = x.iter().zip(&w[j * DIM..(j + 1) * DIM]).map(|(&a, &b)| i32::from(a) * i32::from(b)).sum();
+        *o = x.iter().zip(&w[j * dim..(j + 1) * dim]).map(|(&a, &b)| i32::from(a) * i32::from(b)).sum();
     }
 }
 
+/// `dots` for D = 16 `HALVES`.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
-unsafe fn dots_avx2(x: &[i16; DIM], w: &[i16], out: &mut [i32]) {
+unsafe fn dots_avx2<const HALVES: usize>(x: &[i16], w: &[i16], out: &mut [i32]) {
     use std::arch::x86_64::*;
     let x0 = _mm256_loadu_si256(x.as_ptr() as *const __m256i);
-    let x1 = _mm256_loadu_si256(x.as_ptr().add(16) as *const __m256i);
+    let x1 = if HALVES == 2 { _mm256_loadu_si256(x.as_ptr().add(16) as *const __m256i) } else { x0 };
     for (j, o) in out.iter_mut().enumerate() {
-        let row = w.as_ptr().add(j * DIM);
+        let row = w.as_ptr().add(j * 16 * HALVES);
         // Pairs of products summed in i32 (no pair reaches 2^31: |x| <= 2^14).
-        let s = _mm256_add_epi32(
-            _mm256_madd_epi16(x0, _mm256_loadu_si256(row as *const __m256i)),
-            _mm256_madd_epi16(x1, _mm256_loadu_si256(row.add(16) as *const __m256i)),
-        );
+        let s = _mm256_madd_epi16(x0, _mm256_loadu_si256(row as *const __m256i));
+        let s = if HALVES == 2 {
+            _mm256_add_epi32(s, _mm256_madd_epi16(x1, _mm256_loadu_si256(row.add(16) as *const __m256i)))
+        } else {
+            s
+        };
         let s = _mm_add_epi32(_mm256_castsi256_si128(s), _mm256_extracti128_si256::<1>(s));
         let s = _mm_add_epi32(s, _mm_shuffle_epi32::<0b01_00_11_10>(s));
         let s = _mm_add_epi32(s, _mm_shuffle_epi32::<0b10_11_00_01>(s));
@@ -90,14 +108,20 @@ pub fn activation(own: i16, opp: i16, top: i16) -> i32 {
 }
 
 fn replace_scalar(sums: &mut Sums, add: (&[i16], &[i16]), sub: (&[i16], &[i16]), top: i16) {
-    for (d, sum) in sums.iter_mut().enumerate() {
+    for (d, sum) in sums.iter_mut().take(add.0.len()).enumerate() {
         *sum += activation(add.0[d], add.1[d], top) - activation(sub.0[d], sub.1[d], top);
     }
 }
 
+/// `replace` for D = 16 `HALVES`.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
-unsafe fn replace_avx2(sums: &mut Sums, add: (&[i16], &[i16]), sub: (&[i16], &[i16]), top: i16) {
+unsafe fn replace_avx2<const HALVES: usize>(
+    sums: &mut Sums,
+    add: (&[i16], &[i16]),
+    sub: (&[i16], &[i16]),
+    top: i16,
+) {
     use std::arch::x86_64::*;
     let zero = _mm256_setzero_si256();
     let top = _mm256_set1_epi16(top);
@@ -110,7 +134,7 @@ unsafe fn replace_avx2(sums: &mut Sums, add: (&[i16], &[i16]), sub: (&[i16], &[i
     };
     // Two halves of sixteen units: the difference of two activations fits i16, then it is
     // widened to i32 eight at a time.
-    for half in 0..2 {
+    for half in 0..HALVES {
         let at = 16 * half;
         let delta = _mm256_sub_epi16(
             h(add.0.as_ptr().add(at), add.1.as_ptr().add(at)),
@@ -129,8 +153,8 @@ unsafe fn replace_avx2(sums: &mut Sums, add: (&[i16], &[i16]), sub: (&[i16], &[i
 mod tests {
     use super::*;
 
-    fn rows(seed: &mut u64) -> Vec<i16> {
-        (0..DIM)
+    fn rows(seed: &mut u64, dim: usize) -> Vec<i16> {
+        (0..dim)
             .map(|_| {
                 *seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
                 // The whole i16 range, so that saturation and both clamps are exercised.
@@ -142,35 +166,43 @@ mod tests {
     #[test]
     fn every_kernel_agrees_with_the_scalar_definition() {
         let kernel = Kernel::detect();
-        let mut seed = 7u64;
-        let (mut scalar, mut fast) = ([0i32; DIM], [0i32; DIM]);
-        for round in 0..2000 {
-            let r: Vec<Vec<i16>> = (0..4).map(|_| rows(&mut seed)).collect();
-            let top = [1024, 1, 16384, 32767][round % 4];
-            replace_scalar(&mut scalar, (&r[0], &r[1]), (&r[2], &r[3]), top);
-            kernel.replace(&mut fast, (&r[0], &r[1]), (&r[2], &r[3]), top);
-            assert_eq!(scalar, fast, "round {round} with {kernel:?}");
+        for dim in [DIM, DIM / 2] {
+            let mut seed = 7u64;
+            let (mut scalar, mut fast) = ([0i32; DIM], [0i32; DIM]);
+            for round in 0..2000 {
+                let r: Vec<Vec<i16>> = (0..4).map(|_| rows(&mut seed, dim)).collect();
+                let top = [1024, 1, 16384, 32767][round % 4];
+                replace_scalar(&mut scalar, (&r[0], &r[1]), (&r[2], &r[3]), top);
+                kernel.replace(&mut fast, (&r[0], &r[1]), (&r[2], &r[3]), top);
+                assert_eq!(scalar, fast, "D {dim} round {round} with {kernel:?}");
+            }
+            assert!(scalar[..dim].iter().all(|&s| s != 0), "D {dim}: some sums never moved");
+            assert!(scalar[dim..].iter().all(|&s| s == 0), "D {dim}: a sum beyond D moved");
         }
-        assert!(scalar.iter().any(|&s| s != 0), "the sums never moved");
     }
 
     #[test]
     fn every_kernel_computes_the_scalar_dot_products() {
         let kernel = Kernel::detect();
         let mut seed = 3u64;
-        for round in 0..500 {
+        for round in 0..1000 {
+            let dim = [DIM, DIM / 2][round % 2];
             // Inputs of [0, 2^14] as the value's means are, at the ends now and then.
-            let x: [i16; DIM] = std::array::from_fn(|d| match (round + d) % 9 {
-                0 => 0,
-                1 => 1 << 14,
-                _ => (rows(&mut seed)[d] as u16 % (1 << 14)) as i16,
-            });
+            let noise = rows(&mut seed, dim);
+            let x: Vec<i16> = (0..dim)
+                .map(|d| match (round + d) % 9 {
+                    0 => 0,
+                    1 => 1 << 14,
+                    _ => (noise[d] as u16 % (1 << 14)) as i16,
+                })
+                .collect();
             // Weights of up to 2^10, so that no sum leaves i32 (as `check_bounds` ensures).
-            let w: Vec<i16> = (0..5).flat_map(|_| rows(&mut seed)).map(|v| v >> 5).collect();
+            let w: Vec<i16> = (0..5).flat_map(|_| rows(&mut seed, dim)).map(|v| v >> 5).collect();
             let (mut scalar, mut fast) = ([0i32; 5], [0i32; 5]);
             dots_scalar(&x, &w, &mut scalar);
             kernel.dots(&x, &w, &mut fast);
-            assert_eq!(scalar, fast, "round {round} with {kernel:?}");
+            assert_eq!(scalar, fast, "D {dim} round {round} with {kernel:?}");
+            assert!(scalar.iter().any(|&s| s != 0));
         }
     }
 

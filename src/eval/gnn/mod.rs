@@ -11,6 +11,7 @@
 pub mod kernel;
 pub mod select;
 
+use crate::eval::SHAPE_COUNT;
 use crate::types::Color;
 use kernel::{Kernel, Sums, DIM};
 use std::fmt;
@@ -264,16 +265,23 @@ impl Gnn {
     pub fn load_searchable(path: &str) -> Result<Gnn, String> {
         let bytes = std::fs::read(path).map_err(|e| e.to_string())?;
         let net = Gnn::from_bytes(&bytes).map_err(|e| e.to_string())?;
+        if !kernel::supports(net.dim) {
+            return Err(format!("D = {} (the search needs {} or {})", net.dim, DIM, DIM / 2));
+        }
+        if net.shape_count < SHAPE_COUNT {
+            return Err(format!("{} shapes (the board's features need {SHAPE_COUNT})", net.shape_count));
+        }
         if !net.searchable() {
-            return Err(format!("D = {} (the search needs {DIM})", net.dim));
+            return Err(format!("q_act {} (the search needs at most 14)", net.q_act));
         }
         Ok(net)
     }
 
-    /// Whether the search can keep this net's sums: D is the accumulators' width and an
-    /// activation fits i16 (the kernels work in i16).
+    /// Whether the search can keep this net's sums: the kernels take D (`kernel::supports`),
+    /// an activation fits i16 (they work in i16) and the tables have a row for every shape
+    /// the board's features name.
     pub fn searchable(&self) -> bool {
-        self.dim == DIM && self.q_act <= 14
+        kernel::supports(self.dim) && self.q_act <= 14 && self.shape_count >= SHAPE_COUNT
     }
 
     /// The table row of a stone of the side to move (`own`) or of the other side, in a view.
@@ -285,21 +293,26 @@ impl Gnn {
         }
     }
 
-    /// `sums += h(add) - h(sub)` for one point in one view, each given as its (own, opp) table
-    /// rows. The net must be `searchable` and the rows within the tables.
+    /// `sums[v] += h(add[v]) - h(sub[v])` for one point in both views `v`, each `h` given as
+    /// its (own, opp) table rows. The net must be `searchable` and the rows within the tables.
     #[inline]
-    pub fn replace(&self, sums: &mut Sums, add: (usize, usize), sub: (usize, usize)) {
+    pub fn replace(&self, sums: &mut [Sums; 2], add: [(usize, usize); 2], sub: [(usize, usize); 2]) {
+        let dim = self.dim;
         let rows = |(own, opp): (usize, usize)| {
-            (&self.emb_own[own * DIM..(own + 1) * DIM], &self.emb_opp[opp * DIM..(opp + 1) * DIM])
+            (&self.emb_own[own * dim..(own + 1) * dim], &self.emb_opp[opp * dim..(opp + 1) * dim])
         };
-        self.kernel.replace(sums, rows(add), rows(sub), (1i32 << self.q_act) as i16);
+        let top = (1i32 << self.q_act) as i16;
+        let [first, second] = sums;
+        self.kernel.replace(first, rows(add[0]), rows(sub[0]), top);
+        self.kernel.replace(second, rows(add[1]), rows(sub[1]), top);
     }
 
     /// `sums += h(rows)` for one point (a board's rebuild).
     pub fn add_point(&self, sums: &mut Sums, (own, opp): (usize, usize)) {
         let top = (1i32 << self.q_act) as i16;
-        for (d, sum) in sums.iter_mut().enumerate() {
-            *sum += kernel::activation(self.emb_own[own * DIM + d], self.emb_opp[opp * DIM + d], top);
+        let dim = self.dim;
+        for (d, sum) in sums.iter_mut().take(dim).enumerate() {
+            *sum += kernel::activation(self.emb_own[own * dim + d], self.emb_opp[opp * dim + d], top);
         }
     }
 
@@ -313,6 +326,7 @@ impl Gnn {
             return self.value_head(sums, n);
         }
         let mut mean = [0i16; DIM];
+        let mean = &mut mean[..self.dim];
         let divide = Reciprocal::new(n as u32);
         for (m, &s) in mean.iter_mut().zip(sums) {
             debug_assert!((0..=1 << 24).contains(&s));
@@ -320,7 +334,7 @@ impl Gnn {
         }
         let mut z = [0i32; MAX_HIDDEN];
         let z = &mut z[..self.hidden];
-        self.kernel.dots(&mean, &self.value1_w, z);
+        self.kernel.dots(mean, &self.value1_w, z);
         let top = 1i32 << self.q_act;
         let mut value = self.value2_b;
         for ((&z, &b), &w) in z.iter().zip(&self.value1_b).zip(&self.value2_w) {
