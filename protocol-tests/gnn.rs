@@ -162,18 +162,16 @@ fn incremental_sums_give_the_reference_value(net: std::sync::Arc<Gnn>) {
         let mut b = Board::new(size, size, rule);
         b.set_net(Some(net.clone()));
         assert_eq!(b.evaluate(), expect(&b), "{rule:?}: empty board");
-        let mut values = vec![b.evaluate()];
+        // The board adds a move's changes to its sums only when it is evaluated or the next
+        // move is made, so a third of the positions go unevaluated: moves and undos on top of
+        // pending changes must come out the same.
+        let mut values = vec![expect(&b)];
         for step in 0..400 {
             seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
             let undo = (seed >> 60) < 5 && b.stone_count() > 0;
             if undo || b.stone_count() + 10 >= size * size {
                 b.undo();
                 values.pop();
-                assert_eq!(
-                    b.evaluate(),
-                    *values.last().expect("a value per ply"),
-                    "{rule:?} step {step}: undo"
-                );
             } else {
                 let mut empty = Vec::new();
                 b.for_each_empty(|p| empty.push(p));
@@ -190,13 +188,20 @@ fn incremental_sums_give_the_reference_value(net: std::sync::Arc<Gnn>) {
                     .collect();
                 let from = if near.is_empty() || (seed >> 40).is_multiple_of(4) { &empty } else { &near };
                 b.make(from[(seed >> 20) as usize % from.len()]);
-                values.push(b.evaluate());
+                values.push(expect(&b));
             }
-            assert_eq!(b.evaluate(), expect(&b), "{rule:?} step {step}");
-            checked += 1;
+            if !(seed >> 8).is_multiple_of(3) {
+                assert_eq!(b.evaluate(), *values.last().expect("a value per ply"), "{rule:?} step {step}");
+                checked += 1;
+            }
         }
+        while b.stone_count() > 0 {
+            b.undo();
+            values.pop();
+        }
+        assert_eq!(b.evaluate(), values[0], "{rule:?}: every move taken back");
     }
-    assert!(checked >= 1600);
+    assert!(checked >= 1000, "{checked} positions checked");
 }
 
 /// A residual net (header flag 1) adds its value to the classic evaluation: after every move of

@@ -119,8 +119,13 @@ pub struct Board {
     weights: &'static params::Weights,
     /// The trained net `evaluate` uses instead of the classic evaluation, if any.
     gnn: Option<Arc<Gnn>>,
-    /// Per side to move (that side's view): the sums over every point of the net's `h`.
+    /// Per side to move (that side's view): the sums over every point of the net's `h`,
+    /// less `gnn_pending`.
     gnn_sums: [GnnSums; 2],
+    /// The last valued move's changes to `gnn_sums`, not yet added: they are added together
+    /// (`Gnn::apply`), when `evaluate` or the next move needs them, and a sixth of them
+    /// never are (the position is left before either).
+    gnn_pending: Vec<gnn::Change>,
     /// Number of empty cells of each class, per colour (padded to a power of two, so that a
     /// masked class indexes it without a bounds check).
     class_counts: [[u16; CLASS_SLOTS]; 2],
@@ -182,6 +187,7 @@ impl Board {
             weights: params::for_rule(rule),
             gnn: gnn::select::net_for(rule, width, height).filter(|n| n.searchable()),
             gnn_sums: [[0; gnn::kernel::DIM]; 2],
+            gnn_pending: Vec::with_capacity(128),
             class_counts: [[0; CLASS_SLOTS]; 2],
             five_xor: [0; 2],
             key: 0,
@@ -207,6 +213,7 @@ impl Board {
         self.totals = [[0; 2]; 2];
         self.acc = [[0; 2 * NET_HIDDEN]; 2];
         self.gnn_sums = [[0; gnn::kernel::DIM]; 2];
+        self.gnn_pending.clear();
         self.class_counts = [[0; CLASS_SLOTS]; 2];
         self.five_xor = [0; 2];
         for y in 0..self.height {
@@ -342,6 +349,8 @@ impl Board {
             valued,
         });
         if valued {
+            // The saved sums are whole, so that the undo leaves nothing pending.
+            self.gnn_flush();
             self.sums.push(Sums { totals: self.totals, acc: self.acc, gnn: self.gnn_sums });
         }
         let (x, y) = self.xy(p);
@@ -399,6 +408,7 @@ impl Board {
             self.totals = sums.totals;
             self.acc = sums.acc;
             self.gnn_sums = sums.gnn;
+            self.gnn_pending.clear();
         }
         self.bounds = u.bounds;
     }
@@ -632,23 +642,44 @@ impl Board {
         }
     }
 
-    /// An empty point's keys go from `old` to `new` (both colours): both views follow.
+    /// The (own, opp) rows of a point holding `cell` with features `f`, in both views.
+    #[inline]
+    fn gnn_change_rows(net: &Gnn, cell: u8, f: [usize; 2]) -> [[u16; 2]; 2] {
+        [0, 1].map(|v| {
+            let (own, opp) = Self::gnn_rows(net, cell, f, v);
+            [own as u16, opp as u16]
+        })
+    }
+
+    /// An empty point's keys go from `old` to `new` (both colours): both views will follow.
     #[inline]
     fn gnn_reshape(&mut self, old: [PatKey; 2], new: [PatKey; 2]) {
         let Some(net) = &self.gnn else { return };
         let (from, to) = (self.gnn_features(old), self.gnn_features(new));
         if from != to {
-            let rows = |f| [0, 1].map(|v| Self::gnn_rows(net, EMPTY, f, v));
-            net.replace(&mut self.gnn_sums, rows(to), rows(from));
+            let (add, sub) = (Self::gnn_change_rows(net, EMPTY, to), Self::gnn_change_rows(net, EMPTY, from));
+            self.gnn_pending.push(gnn::Change { add, sub });
         }
     }
 
-    /// The empty point `i` takes a stone (`cell`): in each view its row becomes the stone's.
+    /// The empty point `i` takes a stone (`cell`): in each view its row will be the stone's.
     fn gnn_fill(&mut self, i: usize, cell: u8) {
         let Some(net) = &self.gnn else { return };
         let f = self.gnn_features(self.keys[i]);
-        let rows = |cell| [0, 1].map(|v| Self::gnn_rows(net, cell, f, v));
-        net.replace(&mut self.gnn_sums, rows(cell), rows(EMPTY));
+        let (add, sub) = (Self::gnn_change_rows(net, cell, f), Self::gnn_change_rows(net, EMPTY, f));
+        self.gnn_pending.push(gnn::Change { add, sub });
+    }
+
+    /// Adds the pending changes to the net's sums.
+    #[inline]
+    fn gnn_flush(&mut self) {
+        if self.gnn_pending.is_empty() {
+            return;
+        }
+        if let Some(net) = &self.gnn {
+            net.apply(&mut self.gnn_sums, &self.gnn_pending);
+        }
+        self.gnn_pending.clear();
     }
 
     /// Counts point `i` into the net's sums (the board's rebuild).
@@ -665,6 +696,7 @@ impl Board {
     pub fn set_net(&mut self, net: Option<Arc<Gnn>>) {
         self.gnn = net.filter(|n| n.searchable());
         self.gnn_sums = [[0; gnn::kernel::DIM]; 2];
+        self.gnn_pending.clear();
         for y in 0..self.height {
             for x in 0..self.width {
                 let i = self.index(x, y);
@@ -769,7 +801,8 @@ impl Board {
     }
 
     /// Static value for the side to move.
-    pub fn evaluate(&self) -> i32 {
+    pub fn evaluate(&mut self) -> i32 {
+        self.gnn_flush();
         let Some(net) = &self.gnn else { return self.classic_value() };
         let logit = net.value(&self.gnn_sums[self.side as usize], self.width * self.height);
         let value = ((logit as i64 * gnn::VALUE_UNITS as i64) >> net.q_act) as i32;

@@ -105,7 +105,7 @@ fn unvalued_moves_keep_classes_and_leave_the_sums_as_they_were() {
     for (n, &rule) in RULES.iter().enumerate() {
         let mut b = Board::new(15, 15, rule);
         random_game(&mut b, 40 + n as u64, 30);
-        let before = b.clone();
+        let mut before = b.clone();
         let mut empties = Vec::new();
         b.for_each_empty(|p| empties.push(p));
         let mut state = 99 + n as u64;

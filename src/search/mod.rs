@@ -304,7 +304,7 @@ impl<'a> Searcher<'a> {
         self
     }
 
-    fn static_value(&self, b: &Board) -> i32 {
+    fn static_value(&self, b: &mut Board) -> i32 {
         let v = b.evaluate();
         if self.noise == 0 {
             return v;
@@ -980,7 +980,7 @@ impl<'a> Searcher<'a> {
 
     /// Bookkeeping every node starts with; a score when the node ends here (aborted search,
     /// full board, or the ply limit).
-    fn enter_node(&mut self, b: &Board, ply: usize, ply_limit: usize) -> Option<i32> {
+    fn enter_node(&mut self, b: &mut Board, ply: usize, ply_limit: usize) -> Option<i32> {
         self.pv_len[ply] = ply;
         self.nodes += 1;
         self.poll();

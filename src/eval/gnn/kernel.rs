@@ -17,6 +17,20 @@ pub fn supports(dim: usize) -> bool {
 /// One view's sums of `h` over the board's points.
 pub type Sums = [i32; DIM];
 
+/// One point's change in both views `v`: the (own, opp) table rows whose `h` it adds
+/// (`add[v]`) and those whose `h` it takes away (`sub[v]`).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Change {
+    pub add: [[u16; 2]; 2],
+    pub sub: [[u16; 2]; 2],
+}
+
+impl Change {
+    fn last_row(&self) -> usize {
+        usize::from(self.add.iter().chain(&self.sub).flatten().copied().max().unwrap_or(0))
+    }
+}
+
 /// Which implementation runs; chosen once per net from what the processor has.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Kernel {
@@ -35,20 +49,30 @@ impl Kernel {
         Kernel::Scalar
     }
 
-    /// `sums += h(add) - h(sub)` over the first D sums, each `h` from an (own row, opp row)
-    /// pair of D numbers, D one that `supports` allows.
+    /// `sums[v] += h(c.add[v]) - h(c.sub[v])` over the first D sums of both views `v`, for
+    /// every change `c`, each `h` from an (own, opp) pair of rows of the tables `own` and `opp`
+    /// (D numbers a row, D one that `supports` allows). Panics on a row beyond the tables.
     #[inline]
-    pub fn replace(self, sums: &mut Sums, add: (&[i16], &[i16]), sub: (&[i16], &[i16]), top: i16) {
-        let dim = add.0.len();
-        assert!(supports(dim) && [add.1, sub.0, sub.1].iter().all(|r| r.len() == dim));
+    pub fn apply(
+        self,
+        sums: &mut [Sums; 2],
+        own: &[i16],
+        opp: &[i16],
+        changes: &[Change],
+        dim: usize,
+        top: i16,
+    ) {
+        let rows = own.len() / dim;
+        assert!(supports(dim) && own.len() == opp.len() && own.len() == rows * dim);
+        assert!(changes.iter().all(|c| c.last_row() < rows), "a row beyond the tables");
         match self {
-            Kernel::Scalar => replace_scalar(sums, add, sub, top),
-            // Safety: `Avx2` is only chosen where the processor has AVX2; every row holds D
-            // numbers, sixteen for each half (asserted), and `sums` holds DIM >= D.
+            Kernel::Scalar => apply_scalar(sums, own, opp, changes, dim, top),
+            // Safety: `Avx2` is only chosen where the processor has AVX2; every row named is
+            // within the tables (asserted), and a row holds sixteen numbers for each half.
             #[cfg(target_arch = "x86_64")]
-            Kernel::Avx2 if dim == DIM => unsafe { replace_avx2::<2>(sums, add, sub, top) },
+            Kernel::Avx2 if dim == DIM => unsafe { apply_avx2::<2>(sums, own, opp, changes, top) },
             #[cfg(target_arch = "x86_64")]
-            Kernel::Avx2 => unsafe { replace_avx2::<1>(sums, add, sub, top) },
+            Kernel::Avx2 => unsafe { apply_avx2::<1>(sums, own, opp, changes, top) },
         }
     }
 
@@ -107,45 +131,61 @@ pub fn activation(own: i16, opp: i16, top: i16) -> i32 {
     (i32::from(own) + i32::from(opp)).clamp(0, i32::from(top))
 }
 
-fn replace_scalar(sums: &mut Sums, add: (&[i16], &[i16]), sub: (&[i16], &[i16]), top: i16) {
-    for (d, sum) in sums.iter_mut().take(add.0.len()).enumerate() {
-        *sum += activation(add.0[d], add.1[d], top) - activation(sub.0[d], sub.1[d], top);
+fn apply_scalar(sums: &mut [Sums; 2], own: &[i16], opp: &[i16], changes: &[Change], dim: usize, top: i16) {
+    let row = |table: &[i16], r: u16, d: usize| table[usize::from(r) * dim + d];
+    for c in changes {
+        for (v, sums) in sums.iter_mut().enumerate() {
+            let ([a_own, a_opp], [s_own, s_opp]) = (c.add[v], c.sub[v]);
+            for (d, sum) in sums.iter_mut().take(dim).enumerate() {
+                *sum += activation(row(own, a_own, d), row(opp, a_opp, d), top)
+                    - activation(row(own, s_own, d), row(opp, s_opp, d), top);
+            }
+        }
     }
 }
 
-/// `replace` for D = 16 `HALVES`.
+/// `apply` for D = 16 `HALVES`. The changes of a move are summed in registers and added to
+/// the sums once: one call a point, each loading and storing the sums, made every point wait
+/// for the last one's store.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
-unsafe fn replace_avx2<const HALVES: usize>(
-    sums: &mut Sums,
-    add: (&[i16], &[i16]),
-    sub: (&[i16], &[i16]),
+unsafe fn apply_avx2<const HALVES: usize>(
+    sums: &mut [Sums; 2],
+    own: &[i16],
+    opp: &[i16],
+    changes: &[Change],
     top: i16,
 ) {
     use std::arch::x86_64::*;
     let zero = _mm256_setzero_si256();
     let top = _mm256_set1_epi16(top);
-    let h = |own: *const i16, opp: *const i16| {
+    let dim = 16 * HALVES;
+    let h = |[o, p]: [u16; 2], at: usize| {
         let x = _mm256_adds_epi16(
-            _mm256_loadu_si256(own as *const __m256i),
-            _mm256_loadu_si256(opp as *const __m256i),
+            _mm256_loadu_si256(own.as_ptr().add(usize::from(o) * dim + at) as *const __m256i),
+            _mm256_loadu_si256(opp.as_ptr().add(usize::from(p) * dim + at) as *const __m256i),
         );
         _mm256_min_epi16(_mm256_max_epi16(x, zero), top)
     };
-    // Two halves of sixteen units: the difference of two activations fits i16, then it is
-    // widened to i32 eight at a time.
-    for half in 0..HALVES {
-        let at = 16 * half;
-        let delta = _mm256_sub_epi16(
-            h(add.0.as_ptr().add(at), add.1.as_ptr().add(at)),
-            h(sub.0.as_ptr().add(at), sub.1.as_ptr().add(at)),
-        );
-        let lo = _mm256_cvtepi16_epi32(_mm256_castsi256_si128(delta));
-        let hi = _mm256_cvtepi16_epi32(_mm256_extracti128_si256::<1>(delta));
-        let out = sums.as_mut_ptr().add(at) as *mut __m256i;
-        _mm256_storeu_si256(out, _mm256_add_epi32(_mm256_loadu_si256(out), lo));
-        let out = out.add(1);
-        _mm256_storeu_si256(out, _mm256_add_epi32(_mm256_loadu_si256(out), hi));
+    // Per view and half: eight i32 sums for the half's low units, eight for its high ones.
+    let mut acc = [[[zero; 2]; 2]; 2];
+    for c in changes {
+        for (view, (add, sub)) in acc.iter_mut().zip(c.add.into_iter().zip(c.sub)) {
+            for (half, a) in view.iter_mut().enumerate().take(HALVES) {
+                // The difference of two activations fits i16; widened eight at a time.
+                let delta = _mm256_sub_epi16(h(add, 16 * half), h(sub, 16 * half));
+                a[0] = _mm256_add_epi32(a[0], _mm256_cvtepi16_epi32(_mm256_castsi256_si128(delta)));
+                a[1] = _mm256_add_epi32(a[1], _mm256_cvtepi16_epi32(_mm256_extracti128_si256::<1>(delta)));
+            }
+        }
+    }
+    for (sums, view) in sums.iter_mut().zip(&acc) {
+        for (half, a) in view.iter().enumerate().take(HALVES) {
+            for (k, &a) in a.iter().enumerate() {
+                let out = sums.as_mut_ptr().add(16 * half + 8 * k) as *mut __m256i;
+                _mm256_storeu_si256(out, _mm256_add_epi32(_mm256_loadu_si256(out), a));
+            }
+        }
     }
 }
 
@@ -168,17 +208,41 @@ mod tests {
         let kernel = Kernel::detect();
         for dim in [DIM, DIM / 2] {
             let mut seed = 7u64;
-            let (mut scalar, mut fast) = ([0i32; DIM], [0i32; DIM]);
-            for round in 0..2000 {
-                let r: Vec<Vec<i16>> = (0..4).map(|_| rows(&mut seed, dim)).collect();
+            // Tables of 40 rows over the whole i16 range.
+            let own: Vec<i16> = (0..40).flat_map(|_| rows(&mut seed, dim)).collect();
+            let opp: Vec<i16> = (0..40).flat_map(|_| rows(&mut seed, dim)).collect();
+            let (mut scalar, mut fast) = ([[0i32; DIM]; 2], [[0i32; DIM]; 2]);
+            for round in 0..500 {
+                let r = rows(&mut seed, 16);
+                let row = |k: usize| (r[k] as u16) % 40;
+                // Batches of 0 to 49 changes, as a move makes.
+                let changes: Vec<Change> = (0..round % 50)
+                    .map(|i| {
+                        let k = i % 2;
+                        Change {
+                            add: [[row(k), row(k + 2)], [row(k + 4), row(k + 6)]],
+                            sub: [[row(k + 8), row(k + 10)], [row(k + 12), row(k + 14)]],
+                        }
+                    })
+                    .collect();
                 let top = [1024, 1, 16384, 32767][round % 4];
-                replace_scalar(&mut scalar, (&r[0], &r[1]), (&r[2], &r[3]), top);
-                kernel.replace(&mut fast, (&r[0], &r[1]), (&r[2], &r[3]), top);
+                apply_scalar(&mut scalar, &own, &opp, &changes, dim, top);
+                kernel.apply(&mut fast, &own, &opp, &changes, dim, top);
                 assert_eq!(scalar, fast, "D {dim} round {round} with {kernel:?}");
             }
-            assert!(scalar[..dim].iter().all(|&s| s != 0), "D {dim}: some sums never moved");
-            assert!(scalar[dim..].iter().all(|&s| s == 0), "D {dim}: a sum beyond D moved");
+            for view in &scalar {
+                assert!(view[..dim].iter().all(|&s| s != 0), "D {dim}: some sums never moved");
+                assert!(view[dim..].iter().all(|&s| s == 0), "D {dim}: a sum beyond D moved");
+            }
         }
+    }
+
+    #[test]
+    #[should_panic(expected = "a row beyond the tables")]
+    fn a_row_beyond_the_tables_is_refused() {
+        let table = vec![0i16; 3 * DIM];
+        let change = Change { add: [[0, 1], [2, 3]], sub: [[0, 0], [0, 0]] };
+        Kernel::detect().apply(&mut [[0; DIM]; 2], &table, &table, &[change], DIM, 1024);
     }
 
     #[test]

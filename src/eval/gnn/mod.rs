@@ -13,6 +13,7 @@ pub mod select;
 
 use crate::eval::SHAPE_COUNT;
 use crate::types::Color;
+pub use kernel::Change;
 use kernel::{Kernel, Sums, DIM};
 use std::fmt;
 
@@ -293,18 +294,12 @@ impl Gnn {
         }
     }
 
-    /// `sums[v] += h(add[v]) - h(sub[v])` for one point in both views `v`, each `h` given as
-    /// its (own, opp) table rows. The net must be `searchable` and the rows within the tables.
+    /// Adds each change's `h` differences to both views' sums (`Kernel::apply`). The net
+    /// must be `searchable`; a row beyond its tables panics.
     #[inline]
-    pub fn replace(&self, sums: &mut [Sums; 2], add: [(usize, usize); 2], sub: [(usize, usize); 2]) {
-        let dim = self.dim;
-        let rows = |(own, opp): (usize, usize)| {
-            (&self.emb_own[own * dim..(own + 1) * dim], &self.emb_opp[opp * dim..(opp + 1) * dim])
-        };
+    pub fn apply(&self, sums: &mut [Sums; 2], changes: &[Change]) {
         let top = (1i32 << self.q_act) as i16;
-        let [first, second] = sums;
-        self.kernel.replace(first, rows(add[0]), rows(sub[0]), top);
-        self.kernel.replace(second, rows(add[1]), rows(sub[1]), top);
+        self.kernel.apply(sums, &self.emb_own, &self.emb_opp, changes, self.dim, top);
     }
 
     /// `sums += h(rows)` for one point (a board's rebuild).
