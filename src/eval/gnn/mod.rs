@@ -272,6 +272,9 @@ impl Gnn {
         if net.shape_count < SHAPE_COUNT {
             return Err(format!("{} shapes (the board's features need {SHAPE_COUNT})", net.shape_count));
         }
+        if net.shape_count > usize::from(u16::MAX) - 1 {
+            return Err(format!("{} shapes (the search takes at most {})", net.shape_count, u16::MAX - 1));
+        }
         if !net.searchable() {
             return Err(format!("q_act {} (the search needs at most 14)", net.q_act));
         }
@@ -279,10 +282,13 @@ impl Gnn {
     }
 
     /// Whether the search can keep this net's sums: the kernels take D (`kernel::supports`),
-    /// an activation fits i16 (they work in i16) and the tables have a row for every shape
-    /// the board's features name.
+    /// an activation fits i16 (they work in i16), the tables have a row for every shape the
+    /// board's features name, and every row, the stones' two included, fits the u16 of a
+    /// `Change`.
     pub fn searchable(&self) -> bool {
-        kernel::supports(self.dim) && self.q_act <= 14 && self.shape_count >= SHAPE_COUNT
+        kernel::supports(self.dim)
+            && self.q_act <= 14
+            && (SHAPE_COUNT..=usize::from(u16::MAX) - 1).contains(&self.shape_count)
     }
 
     /// The table row of a stone of the side to move (`own`) or of the other side, in a view.
@@ -487,6 +493,18 @@ mod tests {
             for x in xs {
                 assert_eq!(r.of(x), x / n, "{x} / {n}");
             }
+        }
+    }
+
+    /// The search keeps sums only for nets whose tables name every shape of the board and whose
+    /// rows fit a `Change`'s u16.
+    #[test]
+    fn searchable_nets_have_every_shape_and_rows_that_fit_u16() {
+        let net = Gnn::from_bytes(select::built_in_bytes().next().expect("a net")).expect("built-in net");
+        assert!(net.searchable());
+        for (shapes, ok) in [(SHAPE_COUNT - 1, false), (SHAPE_COUNT, true), (65534, true), (65535, false)] {
+            let wider = Gnn { shape_count: shapes, ..net.clone() };
+            assert_eq!(wider.searchable(), ok, "{shapes} shapes");
         }
     }
 
