@@ -1,7 +1,7 @@
 //! The search's inner loop of the net: a point's activation `h = clamp(own + opp, 0, top)` over
 //! two i16 table rows, added to (or taken from) a view's i32 sums. Every stone changes tens of
-//! points in two views, so this runs about a hundred times a move; AVX2 does a row of 32 in a
-//! few instructions. The scalar version is the definition: both give the same sums, bit for
+//! points in two views, about a hundred rows a move, summed in registers and added to the sums
+//! once; AVX2 does a row of 16 in a few instructions. The scalar version is the definition: both give the same sums, bit for
 //! bit (tested), because i16 saturation before the clamp cannot change a clamped result while
 //! `top` fits i16.
 
@@ -86,7 +86,7 @@ impl Kernel {
         assert!(supports(dim) && w.len() >= out.len() * dim);
         match self {
             Kernel::Scalar => dots_scalar(x, w, out),
-            // Safety: as for `replace`; `w` holds a row of D numbers for every output.
+            // Safety: as for `apply`; `w` holds a row of D numbers for every output.
             #[cfg(target_arch = "x86_64")]
             Kernel::Avx2 if dim == DIM => unsafe { dots_avx2::<2>(x, w, out) },
             #[cfg(target_arch = "x86_64")]

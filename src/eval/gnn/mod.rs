@@ -266,29 +266,34 @@ impl Gnn {
     pub fn load_searchable(path: &str) -> Result<Gnn, String> {
         let bytes = std::fs::read(path).map_err(|e| e.to_string())?;
         let net = Gnn::from_bytes(&bytes).map_err(|e| e.to_string())?;
-        if !kernel::supports(net.dim) {
-            return Err(format!("D = {} (the search needs {} or {})", net.dim, DIM, DIM / 2));
+        match net.unsearchable() {
+            Some(why) => Err(why),
+            None => Ok(net),
         }
-        if net.shape_count < SHAPE_COUNT {
-            return Err(format!("{} shapes (the board's features need {SHAPE_COUNT})", net.shape_count));
-        }
-        if net.shape_count > usize::from(u16::MAX) - 1 {
-            return Err(format!("{} shapes (the search takes at most {})", net.shape_count, u16::MAX - 1));
-        }
-        if !net.searchable() {
-            return Err(format!("q_act {} (the search needs at most 14)", net.q_act));
-        }
-        Ok(net)
     }
 
-    /// Whether the search can keep this net's sums: the kernels take D (`kernel::supports`),
-    /// an activation fits i16 (they work in i16), the tables have a row for every shape the
-    /// board's features name, and every row, the stones' two included, fits the u16 of a
-    /// `Change`.
+    /// Whether the search can keep this net's sums (`unsearchable` says why not).
     pub fn searchable(&self) -> bool {
-        kernel::supports(self.dim)
-            && self.q_act <= 14
-            && (SHAPE_COUNT..=usize::from(u16::MAX) - 1).contains(&self.shape_count)
+        self.unsearchable().is_none()
+    }
+
+    /// Why the search cannot keep this net's sums, if it cannot: the kernels must take D
+    /// (`kernel::supports`), the tables need a row for every shape the board's features name
+    /// and every row, the stones' two included, must fit the u16 of a `Change`, and an
+    /// activation must fit i16 (the kernels work in i16).
+    pub fn unsearchable(&self) -> Option<String> {
+        let most_shapes = usize::from(u16::MAX) - 1;
+        if !kernel::supports(self.dim) {
+            Some(format!("D = {} (the search needs {} or {})", self.dim, DIM, DIM / 2))
+        } else if self.shape_count < SHAPE_COUNT {
+            Some(format!("{} shapes (the board's features need {SHAPE_COUNT})", self.shape_count))
+        } else if self.shape_count > most_shapes {
+            Some(format!("{} shapes (the search takes at most {most_shapes})", self.shape_count))
+        } else if self.q_act > 14 {
+            Some(format!("q_act {} (the search needs at most 14)", self.q_act))
+        } else {
+            None
+        }
     }
 
     /// The table row of a stone of the side to move (`own`) or of the other side, in a view.
