@@ -3,6 +3,7 @@
 pub mod app;
 pub mod bench;
 pub mod board;
+pub mod cpu;
 pub mod datagen;
 pub mod engine;
 pub mod eval;

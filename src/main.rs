@@ -5,6 +5,12 @@
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
+    // First of all: past this point the code may use what the build was compiled for.
+    let missing = gorin::cpu::missing_features();
+    if !missing.is_empty() {
+        eprintln!("{}", gorin::cpu::refusal(&missing));
+        return ExitCode::from(3);
+    }
     // stderr is read into the protocol channel by Piskvork and c-gomoku-cli: silent unless asked.
     if std::env::var_os("RUST_LOG").is_some() {
         env_logger::init();
