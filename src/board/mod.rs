@@ -266,6 +266,12 @@ impl Board {
         self.key
     }
 
+    /// The key after the side to move plays `p`, without playing it.
+    pub fn key_after(&self, p: Pos) -> u64 {
+        let z = zobrist::zobrist();
+        self.key ^ z.stones[self.side as usize][p.index()] ^ z.white_to_move
+    }
+
     pub fn stone_count(&self) -> usize {
         self.stones
     }

@@ -155,6 +155,21 @@ fn two_move_orders_give_one_key() {
 }
 
 #[test]
+fn key_after_names_the_key_the_move_makes() {
+    let mut b = Board::new(15, 15, Rule::Renju);
+    random_game(&mut b, 7, 20);
+    let mut points = Vec::new();
+    b.for_each_candidate(|p| points.push(p));
+    assert!(!points.is_empty());
+    for p in points {
+        let predicted = b.key_after(p);
+        b.make(p);
+        assert_eq!(predicted, b.key(), "{}", b.pos_name(p));
+        b.undo();
+    }
+}
+
+#[test]
 fn take_back_any_stone() {
     let mut b = Board::new(15, 15, Rule::Freestyle);
     random_game(&mut b, 99, 30);

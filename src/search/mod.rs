@@ -892,6 +892,7 @@ impl<'a> Searcher<'a> {
             // Threats and defences are reduced too: the cap has already left only a few.
             let reduction = reduction(depth, i, pv);
             let child = child - (likely_fail_high && b.class(p, us) < Class::Four) as i32;
+            self.tt.prefetch(b.key_after(p));
             b.make(p);
             let mut score;
             if i == 0 {
