@@ -2,6 +2,18 @@
 //! for x86-64-v3, and a binary copied to an older processor would die of an illegal
 //! instruction somewhere in its first search instead of saying why.
 
+/// Calls the macro `$m` with every feature `missing_features` checks: one list for the check
+/// and for its test against the standard library.
+#[cfg(target_arch = "x86_64")]
+macro_rules! checked_features {
+    ($m:ident) => {
+        $m!(
+            "sse3", "ssse3", "sse4.1", "sse4.2", "popcnt", "avx", "avx2", "fma", "bmi1", "bmi2", "lzcnt",
+            "movbe", "f16c", "avx512f", "avx512cd", "avx512bw", "avx512dq", "avx512vl"
+        )
+    };
+}
+
 /// The instruction-set extensions this build was compiled to use that the processor running
 /// it lacks (none on other architectures, or for a baseline build). Read from `cpuid` itself:
 /// `is_x86_feature_detected!` answers yes for every feature the build was compiled with.
@@ -20,10 +32,7 @@ pub fn missing_features() -> Vec<&'static str> {
                 )*
             };
         }
-        need!(
-            "sse3", "ssse3", "sse4.1", "sse4.2", "popcnt", "avx", "avx2", "fma", "bmi1", "bmi2", "lzcnt",
-            "movbe", "f16c", "avx512f", "avx512cd", "avx512bw", "avx512dq", "avx512vl"
-        );
+        checked_features!(need);
     }
     missing
 }
@@ -115,16 +124,14 @@ mod tests {
                 )*
             };
         }
-        agree!(
-            "sse3", "ssse3", "sse4.1", "sse4.2", "popcnt", "avx", "avx2", "fma", "bmi1", "bmi2", "lzcnt",
-            "movbe", "f16c", "avx512f", "avx512cd", "avx512bw", "avx512dq", "avx512vl"
-        );
+        checked_features!(agree);
     }
 
     #[test]
     fn the_processor_running_the_tests_has_what_their_build_uses() {
         // The tests run on the machine that built them, so nothing may be missing; a feature
-        // named wrongly in `need!` (unknown to `is_x86_feature_detected!`) fails to compile.
+        // named wrongly in `checked_features!` (unknown to `is_x86_feature_detected!`) fails
+        // to compile the test above.
         assert_eq!(missing_features(), Vec::<&str>::new());
     }
 

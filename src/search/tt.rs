@@ -144,8 +144,7 @@ impl Tt {
     pub fn prefetch(&self, key: u64) {
         #[cfg(target_arch = "x86_64")]
         {
-            let b = (key as usize) & self.mask;
-            let ptr = self.entries[b * BUCKET..].as_ptr() as *const i8;
+            let ptr = self.bucket(key).as_ptr() as *const i8;
             // SAFETY: a prefetch is a hint that reads nothing architecturally; the address is
             // that of a live entry of the table.
             unsafe { std::arch::x86_64::_mm_prefetch(ptr, std::arch::x86_64::_MM_HINT_T0) };
