@@ -63,6 +63,16 @@ def read_records(path: str) -> tuple[bytes, list[bytes]]:
     return data[:FILE_HEADER], out
 
 
+def follows(r: bytes, prev: tuple) -> bool:
+    """Whether record `r` holds the stones of the record before it plus that record's move (a
+    square cut from a larger board may move between plies: `games_to_records.py`)."""
+    w = r[1]
+    cells = r[RECORD_HEADER:RECORD_HEADER + w * r[2]]
+    moves = prev[1] + [[prev[2] % w, prev[2] // w]]
+    return sum(1 for c in cells if c) == len(moves) and all(
+        x < w and y < r[2] and cells[y * w + x] == 1 + i % 2 for i, (x, y) in enumerate(moves))
+
+
 def positions(recs: list[bytes]) -> list[list[list[int]] | None]:
     """Each record's stones as a move list ([x, y], black first): the game's own order while the
     records run on ply by ply, else the cells interleaved; None for a board START cannot name."""
@@ -78,7 +88,7 @@ def positions(recs: list[bytes]) -> list[list[list[int]] | None]:
         side = r[FLAGS_AT] & FLAG_SIDE != 0
         if ply == 0:
             moves: list[list[int]] = []
-        elif prev is not None and prev[0] + 1 == ply and not side:
+        elif prev is not None and prev[0] + 1 == ply and not side and follows(r, prev):
             moves = prev[1] + [[prev[2] % w, prev[2] // w]]
         else:
             cells = r[RECORD_HEADER:RECORD_HEADER + w * h]

@@ -370,6 +370,46 @@ pub fn run_static(args: &[String]) -> Result<()> {
     Ok(())
 }
 
+/// `pbrain-gorin features IN.grn1 OUT.grn1`: the same records with every point's features
+/// computed by the engine from the record's cells, so that records written outside the engine
+/// (`scripts/games_to_records.py`, from finished games) carry the features the engine's own
+/// `gen-data` would have written; the rest of each record is kept as it was.
+pub fn run_features(args: &[String]) -> Result<()> {
+    let [input, out] = args else { bail!("usage: pbrain-gorin features IN.grn1 OUT.grn1") };
+    let bytes = std::fs::read(input).with_context(|| format!("cannot read '{input}'"))?;
+    let data = with_features(&bytes)?;
+    let tmp = format!("{out}.partial");
+    std::fs::write(&tmp, &data).with_context(|| format!("cannot write '{tmp}'"))?;
+    std::fs::rename(&tmp, out).with_context(|| format!("cannot rename '{tmp}' to '{out}'"))?;
+    eprintln!("features: {} bytes, {out}", data.len());
+    Ok(())
+}
+
+/// A GRN1 file's bytes with each record's features recomputed from its cells (`run_features`).
+pub fn with_features(bytes: &[u8]) -> Result<Vec<u8>> {
+    let (_, records) = read_records(bytes)?;
+    let mut data = Vec::with_capacity(bytes.len());
+    data.extend_from_slice(MAGIC);
+    data.extend_from_slice(&VERSION.to_le_bytes());
+    data.extend_from_slice(&(SHAPE_COUNT as u16).to_le_bytes());
+    let mut at = 8;
+    for (i, r) in records.iter().enumerate() {
+        let b = r.board().with_context(|| format!("record {i}"))?;
+        let head = at + RECORD_HEAD + r.width * r.height;
+        data.extend_from_slice(&bytes[at..head]);
+        for y in 0..r.height {
+            for x in 0..r.width {
+                let q = b.pos(x as i64, y as i64).context("on the board")?;
+                for f in features(&b, q) {
+                    data.extend_from_slice(&f.to_le_bytes());
+                }
+            }
+        }
+        at += record_size(r.width, r.height);
+    }
+    Ok(data)
+}
+
 /// Plays the games and writes the header and their records to `out`.
 pub fn generate(o: &Options, out: &mut impl Write) -> Result<Summary> {
     let mut header = Vec::with_capacity(8);

@@ -64,6 +64,10 @@ class Records(unittest.TestCase):
         self.assertEqual(boards[1], [[2, 2]])
         self.assertEqual(boards[2], [[2, 2], [3, 2]])
         self.assertEqual(boards[3], [[0, 0], [1, 0], [2, 0], [3, 0], [4, 0]])
+        # The next ply, but its stones moved one point left (the square of games_to_records.py
+        # moved with the game): its own cells, not the record before it plus that one's move.
+        shifted = record(2, 7, 0, 1, 0, [0] * 11 + [1, 2])
+        self.assertEqual(relabel.positions(recs[:2] + [shifted])[2], [[1, 2], [2, 2]])
 
 
     def test_a_side_record_is_sent_by_its_cells(self) -> None:

@@ -374,3 +374,22 @@ fn static_evals_are_the_classic_evaluation_of_each_record() {
     bad[0].rule = 3;
     assert!(static_evals(&bad).is_err());
 }
+
+#[test]
+fn features_are_filled_in_from_the_cells_alone() {
+    for (rule, size) in [(Rule::Freestyle, 11), (Rule::Renju, 9)] {
+        let o = tiny(rule, size);
+        let (bytes, _) = generated(&o);
+        // What a writer outside the engine leaves: every feature 0, the rest of the record kept.
+        let mut blank = bytes.clone();
+        let (cells, record) = (size * size, record_size(size, size));
+        let mut at = 8;
+        while at < blank.len() {
+            blank[at + RECORD_HEAD + cells..at + record].fill(0);
+            at += record;
+        }
+        assert_ne!(blank, bytes, "{rule:?}: the records have features to fill in");
+        assert_eq!(with_features(&blank).expect("reads"), bytes, "{rule:?}: gen-data's own features");
+    }
+    assert!(with_features(b"GRN1").is_err());
+}
