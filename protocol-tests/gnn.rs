@@ -6,7 +6,7 @@
 mod json;
 
 use gorin::datagen::read_records;
-use gorin::eval::gnn::{Gnn, Point};
+use gorin::eval::gnn::{Gnn, Header, Point};
 use json::Json;
 use std::path::{Path, PathBuf};
 
@@ -118,18 +118,7 @@ fn random_searchable_net(seed: u64, flags: u8, d: u16) -> Vec<u8> {
     }
     i16s(h as usize, 900, &mut payload);
     payload.extend_from_slice(&(-11i32).to_le_bytes());
-    let mut out = b"GNN1".to_vec();
-    for x in [1u16, d] {
-        out.extend_from_slice(&x.to_le_bytes());
-    }
-    out.extend_from_slice(&s.to_le_bytes());
-    for x in [h, 1] {
-        out.extend_from_slice(&x.to_le_bytes());
-    }
-    out.extend_from_slice(&[10, 10, flags, 0]);
-    out.extend_from_slice(&(payload.len() as u32).to_le_bytes());
-    out.extend(payload);
-    out
+    Header { dim: d, shape_count: s, hidden: h, q_act: 10, q_weight: 10, flags: flags.into() }.file(&payload)
 }
 
 /// The board's incremental net value against the reference forward pass over the position's

@@ -364,15 +364,15 @@ fn net_file_with(shapes: u32) -> std::path::PathBuf {
     payload.extend(std::iter::repeat_n(0u8, 4 * h));
     payload.extend(std::iter::repeat_n([1u8, 0], h).flatten());
     payload.extend_from_slice(&0i32.to_le_bytes());
-    let mut bytes = b"GNN1".to_vec();
-    bytes.extend_from_slice(&1u16.to_le_bytes());
-    bytes.extend_from_slice(&(d as u16).to_le_bytes());
-    bytes.extend_from_slice(&shapes.to_le_bytes());
-    bytes.extend_from_slice(&(h as u16).to_le_bytes());
-    bytes.extend_from_slice(&1u16.to_le_bytes());
-    bytes.extend_from_slice(&[10, 10, 0, 0]);
-    bytes.extend_from_slice(&(payload.len() as u32).to_le_bytes());
-    bytes.extend(payload);
+    let header = crate::eval::gnn::Header {
+        dim: d as u16,
+        shape_count: shapes,
+        hidden: h as u16,
+        q_act: 10,
+        q_weight: 10,
+        flags: 0,
+    };
+    let bytes = header.file(&payload);
     let path = std::env::temp_dir().join(format!("gorin-test-{}-{shapes}-shapes.gnn1", std::process::id()));
     std::fs::write(&path, bytes).unwrap();
     path

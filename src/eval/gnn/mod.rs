@@ -32,6 +32,37 @@ pub const FLAG_RESIDUAL: u16 = 1;
 /// board (32 x 32 = 2^10 points) still fits i32. The trainer writes 10 and 10.
 const MAX_Q: u8 = 20;
 
+/// What a GNN1 header holds besides the magic, the version, the output count and the
+/// payload's length: the sizes, the scale exponents and the flags.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Header {
+    pub dim: u16,
+    pub shape_count: u32,
+    pub hidden: u16,
+    pub q_act: u8,
+    pub q_weight: u8,
+    pub flags: u16,
+}
+
+impl Header {
+    /// A whole GNN1 file: this header, then `payload`, the arrays in file order. The trainer
+    /// writes the nets that ship (scripts/train/gnn.py); this writes the nets tests make.
+    pub fn file(&self, payload: &[u8]) -> Vec<u8> {
+        let mut out = Vec::with_capacity(HEADER_BYTES + payload.len());
+        out.extend_from_slice(MAGIC);
+        out.extend_from_slice(&VERSION.to_le_bytes());
+        out.extend_from_slice(&self.dim.to_le_bytes());
+        out.extend_from_slice(&self.shape_count.to_le_bytes());
+        out.extend_from_slice(&self.hidden.to_le_bytes());
+        out.extend_from_slice(&OUTPUTS.to_le_bytes());
+        out.extend_from_slice(&[self.q_act, self.q_weight]);
+        out.extend_from_slice(&self.flags.to_le_bytes());
+        out.extend_from_slice(&(payload.len() as u32).to_le_bytes());
+        out.extend_from_slice(payload);
+        out
+    }
+}
+
 /// A GNN1 file that cannot be used; the message says why.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GnnError(String);
@@ -442,16 +473,6 @@ mod tests {
 
     /// A GNN1 file with S = 2, D = 2, H = 1 and the given arrays' numbers in file order.
     fn tiny(q: u8, numbers: &[i32]) -> Vec<u8> {
-        let (s, d, h) = (2u32, 2u16, 1u16);
-        let mut out = MAGIC.to_vec();
-        for x in [VERSION, d] {
-            out.extend_from_slice(&x.to_le_bytes());
-        }
-        out.extend_from_slice(&s.to_le_bytes());
-        for x in [h, 1] {
-            out.extend_from_slice(&x.to_le_bytes());
-        }
-        out.extend_from_slice(&[q, q, 0, 0]);
         // emb_own, emb_opp (4 x 2 each), policy_w (2), policy_b, value1_w (2), value1_b,
         // value2_w (1), value2_b: i32 at the biases (positions 18, 21, 23), else i16.
         let mut payload = Vec::new();
@@ -462,9 +483,24 @@ mod tests {
                 payload.extend_from_slice(&(x as i16).to_le_bytes());
             }
         }
-        out.extend_from_slice(&(payload.len() as u32).to_le_bytes());
-        out.extend(payload);
-        out
+        Header { dim: 2, shape_count: 2, hidden: 1, q_act: q, q_weight: q, flags: 0 }.file(&payload)
+    }
+
+    /// The header writer gives back the built-in nets' files byte for byte.
+    #[test]
+    fn headers_write_what_files_hold() {
+        for bytes in select::built_in_bytes() {
+            let net = Gnn::from_bytes(bytes).expect("built-in net");
+            let header = Header {
+                dim: net.dim as u16,
+                shape_count: net.shape_count as u32,
+                hidden: net.hidden as u16,
+                q_act: net.q_act as u8,
+                q_weight: net.q_weight as u8,
+                flags: if net.residual { FLAG_RESIDUAL } else { 0 },
+            };
+            assert_eq!(header.file(&bytes[HEADER_BYTES..]), bytes);
+        }
     }
 
     /// Row r of both tables is (r, -r) scaled; weights 1; biases 0.
