@@ -63,12 +63,12 @@ def read_records(path: str) -> tuple[bytes, list[bytes]]:
     return data[:FILE_HEADER], out
 
 
-def follows(r: bytes, prev: tuple) -> bool:
-    """Whether record `r` holds the stones of the record before it plus that record's move (a
-    square cut from a larger board may move between plies: `games_to_records.py`)."""
+def holds(r: bytes, moves: list[list[int]]) -> bool:
+    """Whether record `r`'s stones are `moves`, black first (the stones of the record before it
+    plus that record's move, unless a square cut from a larger board moved between the plies:
+    `games_to_records.py`)."""
     w = r[1]
     cells = r[RECORD_HEADER:RECORD_HEADER + w * r[2]]
-    moves = prev[1] + [[prev[2] % w, prev[2] // w]]
     return sum(1 for c in cells if c) == len(moves) and all(
         x < w and y < r[2] and cells[y * w + x] == 1 + i % 2 for i, (x, y) in enumerate(moves))
 
@@ -86,10 +86,12 @@ def positions(recs: list[bytes]) -> list[list[list[int]] | None]:
             prev = None
             continue
         side = r[FLAGS_AT] & FLAG_SIDE != 0
+        followed = (prev[1] + [[prev[2] % w, prev[2] // w]]
+                    if prev is not None and prev[0] + 1 == ply and not side else None)
         if ply == 0:
             moves: list[list[int]] = []
-        elif prev is not None and prev[0] + 1 == ply and not side and follows(r, prev):
-            moves = prev[1] + [[prev[2] % w, prev[2] // w]]
+        elif followed is not None and holds(r, followed):
+            moves = followed
         else:
             cells = r[RECORD_HEADER:RECORD_HEADER + w * h]
             black = [[i % w, i // w] for i, c in enumerate(cells) if c == 1]

@@ -362,11 +362,17 @@ pub fn run_static(args: &[String]) -> Result<()> {
     for v in &values {
         data.extend_from_slice(&v.to_le_bytes());
     }
-    // Whole or nothing: a half-written file would misalign every later value.
-    let tmp = format!("{out}.partial");
-    std::fs::write(&tmp, &data).with_context(|| format!("cannot write '{tmp}'"))?;
-    std::fs::rename(&tmp, out).with_context(|| format!("cannot rename '{tmp}' to '{out}'"))?;
+    write_whole(out, &data)?;
     eprintln!("static-eval: {} records, {out}", values.len());
+    Ok(())
+}
+
+/// Writes `data` to `out` whole or not at all: a half-written file would misalign every later
+/// record or value.
+fn write_whole(out: &str, data: &[u8]) -> Result<()> {
+    let tmp = format!("{out}.partial");
+    std::fs::write(&tmp, data).with_context(|| format!("cannot write '{tmp}'"))?;
+    std::fs::rename(&tmp, out).with_context(|| format!("cannot rename '{tmp}' to '{out}'"))?;
     Ok(())
 }
 
@@ -378,9 +384,7 @@ pub fn run_features(args: &[String]) -> Result<()> {
     let [input, out] = args else { bail!("usage: pbrain-gorin features IN.grn1 OUT.grn1") };
     let bytes = std::fs::read(input).with_context(|| format!("cannot read '{input}'"))?;
     let data = with_features(&bytes)?;
-    let tmp = format!("{out}.partial");
-    std::fs::write(&tmp, &data).with_context(|| format!("cannot write '{tmp}'"))?;
-    std::fs::rename(&tmp, out).with_context(|| format!("cannot rename '{tmp}' to '{out}'"))?;
+    write_whole(out, &data)?;
     eprintln!("features: {} bytes, {out}", data.len());
     Ok(())
 }
@@ -389,34 +393,30 @@ pub fn run_features(args: &[String]) -> Result<()> {
 pub fn with_features(bytes: &[u8]) -> Result<Vec<u8>> {
     let (_, records) = read_records(bytes)?;
     let mut data = Vec::with_capacity(bytes.len());
-    data.extend_from_slice(MAGIC);
-    data.extend_from_slice(&VERSION.to_le_bytes());
-    data.extend_from_slice(&(SHAPE_COUNT as u16).to_le_bytes());
+    data.extend_from_slice(&file_header());
     let mut at = 8;
     for (i, r) in records.iter().enumerate() {
         let b = r.board().with_context(|| format!("record {i}"))?;
         let head = at + RECORD_HEAD + r.width * r.height;
         data.extend_from_slice(&bytes[at..head]);
-        for y in 0..r.height {
-            for x in 0..r.width {
-                let q = b.pos(x as i64, y as i64).context("on the board")?;
-                for f in features(&b, q) {
-                    data.extend_from_slice(&f.to_le_bytes());
-                }
-            }
-        }
+        push_features(&b, &mut data);
         at += record_size(r.width, r.height);
     }
     Ok(data)
 }
 
+/// A GRN1 file's first 8 bytes: the magic, the version and the engine's shape count.
+fn file_header() -> [u8; 8] {
+    let mut header = [0; 8];
+    header[..4].copy_from_slice(MAGIC);
+    header[4..6].copy_from_slice(&VERSION.to_le_bytes());
+    header[6..].copy_from_slice(&(SHAPE_COUNT as u16).to_le_bytes());
+    header
+}
+
 /// Plays the games and writes the header and their records to `out`.
 pub fn generate(o: &Options, out: &mut impl Write) -> Result<Summary> {
-    let mut header = Vec::with_capacity(8);
-    header.extend_from_slice(MAGIC);
-    header.extend_from_slice(&VERSION.to_le_bytes());
-    header.extend_from_slice(&(SHAPE_COUNT as u16).to_le_bytes());
-    out.write_all(&header)?;
+    out.write_all(&file_header())?;
     let mut summary = Summary::default();
     let mut bytes = Vec::new();
     for game in 0..o.games as u64 {
@@ -643,12 +643,20 @@ fn write_record(b: &Board, p: Pos, value: i32, flags: u8, bytes: &mut Vec<u8>) {
     bytes.extend_from_slice(&(value as i16).to_le_bytes());
     bytes.push(0);
     bytes.push(flags);
-    let points: Vec<Pos> = (0..h)
-        .flat_map(|y| (0..w).map(move |x| (x, y)))
+    bytes.extend(row_major(b).map(|q| b.get(q).map_or(0, colour_byte)));
+    push_features(b, bytes);
+}
+
+/// The board's points in a record's order: row by row, `y * width + x`.
+fn row_major(b: &Board) -> impl Iterator<Item = Pos> + '_ {
+    (0..b.height())
+        .flat_map(move |y| (0..b.width()).map(move |x| (x, y)))
         .filter_map(|(x, y)| b.pos(x as i64, y as i64))
-        .collect();
-    bytes.extend(points.iter().map(|&q| b.get(q).map_or(0, colour_byte)));
-    for &q in &points {
+}
+
+/// Appends a record's features of the position `b`: every point's two, in `row_major` order.
+fn push_features(b: &Board, bytes: &mut Vec<u8>) {
+    for q in row_major(b) {
         for f in features(b, q) {
             bytes.extend_from_slice(&f.to_le_bytes());
         }
@@ -667,11 +675,7 @@ fn features(b: &Board, q: Pos) -> [u16; 2] {
 /// The inputs of the trainer's net (`eval::gnn`) for the position `b`, row-major, as the net
 /// reads them from the position's record.
 pub fn gnn_points(b: &Board) -> Vec<gnn::Point> {
-    (0..b.height())
-        .flat_map(|y| (0..b.width()).map(move |x| (x, y)))
-        .filter_map(|(x, y)| b.pos(x as i64, y as i64))
-        .map(|q| gnn::Point::from_record(b.get(q), features(b, q), b.side_to_move()))
-        .collect()
+    row_major(b).map(|q| gnn::Point::from_record(b.get(q), features(b, q), b.side_to_move())).collect()
 }
 
 #[cfg(test)]
