@@ -27,10 +27,9 @@ import json
 import struct
 import sys
 
-MAGIC = b"GRN1"
-VERSION = 1
+from gorinkit.grn1 import FLAG_EXPLORATION, file_header
+
 SHAPE_COUNT = 1365
-FLAG_RANDOM = 1
 RULES = {"freestyle": 0, "standard": 1, "renju": 4, "caro": 8}
 
 
@@ -85,7 +84,7 @@ def records(g: dict, size: int, every: int, from_ply: int, skip_last: int) -> li
         cells = bytearray(size * size)
         for i, (x, y) in enumerate(stones):
             cells[(y - cy) * size + (x - cx)] = 1 if i % 2 == 0 else 2
-        head = struct.pack("<BBBBHHhbB", rule, size, size, to_move, ply, my * size + mx, 0, result, FLAG_RANDOM)
+        head = struct.pack("<BBBBHHhbB", rule, size, size, to_move, ply, my * size + mx, 0, result, FLAG_EXPLORATION)
         out.append(head + bytes(cells) + bytes(4 * size * size))
     return out
 
@@ -103,7 +102,7 @@ def main(argv: list[str] | None = None) -> int:
         ap.error("--size from 5 to 32, --every at least 1")
     games = written = 0
     with open(args.out, "wb") as out:
-        out.write(MAGIC + struct.pack("<HH", VERSION, SHAPE_COUNT))
+        out.write(file_header(SHAPE_COUNT))
         for path in args.games:
             with open(path, encoding="utf-8") as f:
                 for line in f:

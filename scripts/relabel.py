@@ -30,17 +30,9 @@ import sys
 import time
 
 from gorinkit.evals import MATE, ask_all, fit_scale, is_mate, position_lines, score
+from gorinkit.grn1 import (FILE_HEADER, FLAG_MATE, FLAG_SIDE, FLAG_TEACHER, FLAGS_AT, RECORD_HEADER,
+                           RESULT_AT, VALUE_AT, FormatError, split_header, split_records)
 
-MAGIC = b"GRN1"
-FILE_HEADER = 8
-RECORD_HEADER = 12
-VALUE_AT = 8
-RESULT_AT = 10
-FLAGS_AT = 11
-FLAG_PROVED = 2
-FLAG_TEACHER = 4
-# gen-data --side: an off-game position, never played out; its result says nothing.
-FLAG_SIDE = 8
 VALUE_CAP = MATE - 1000
 
 
@@ -48,19 +40,11 @@ def read_records(path: str) -> tuple[bytes, list[bytes]]:
     """The file header and every record's bytes; a torn or foreign file raises ValueError."""
     with open(path, "rb") as f:
         data = f.read()
-    if data[:4] != MAGIC or len(data) < FILE_HEADER:
-        raise ValueError(f"{path}: not a GRN1 file")
-    out, at = [], FILE_HEADER
-    while at < len(data):
-        if at + RECORD_HEADER > len(data):
-            raise ValueError(f"{path}: torn record header at byte {at}")
-        n = data[at + 1] * data[at + 2]
-        size = RECORD_HEADER + 5 * n
-        if n == 0 or at + size > len(data):
-            raise ValueError(f"{path}: torn record at byte {at}")
-        out.append(data[at:at + size])
-        at += size
-    return data[:FILE_HEADER], out
+    try:
+        _, body = split_header(data)
+        return data[:FILE_HEADER], split_records(body, FILE_HEADER)
+    except FormatError as e:
+        raise ValueError(f"{path}: {e}") from None
 
 
 def holds(r: bytes, moves: list[list[int]]) -> bool:
@@ -112,8 +96,8 @@ def relabelled(rec: bytes, ev: str, scale: float, value_scale: float) -> bytes:
     flags = rec[FLAGS_AT]
     if is_mate(ev):
         value = MATE if score(ev) > 0 else -MATE
-        flags |= FLAG_PROVED
-    elif flags & FLAG_PROVED:
+        flags |= FLAG_MATE
+    elif flags & FLAG_MATE:
         value = struct.unpack_from("<h", rec, VALUE_AT)[0]
     else:
         value = max(-VALUE_CAP, min(VALUE_CAP, round(value_scale * float(ev) / scale)))
@@ -148,7 +132,7 @@ def main() -> int:
         return 1
     boards = positions(recs)
     chosen = [i for i in range(0, len(recs), max(1, args.every))
-              if boards[i] is not None and not (args.unproved and recs[i][FLAGS_AT] & FLAG_PROVED)]
+              if boards[i] is not None and not (args.unproved and recs[i][FLAGS_AT] & FLAG_MATE)]
     start = time.monotonic()
 
     def question(j: int) -> list[str]:

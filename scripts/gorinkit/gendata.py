@@ -24,52 +24,11 @@ from pathlib import Path
 
 from . import dispatch
 from .brain import log, out
+from .grn1 import FILE_HEADER, FormatError, record_sizes, split_header
 from .paths import DEFAULT_ENGINE
 
-MAGIC = b"GRN1"
-VERSION = 1
-FILE_HEADER = 8  # magic, u16 version, u16 shape count
-RECORD_HEAD = 12  # the record's fields before its cells (src/datagen.rs)
-MIN_SIDE, MAX_SIDE = 5, 32
 # gen-data options passed through when given (the engine's defaults otherwise).
 PASSED = ("nodes", "rule", "size", "seed", "random_plies", "explore", "side", "side_nodes")
-
-
-class FormatError(ValueError):
-    """Bytes that are not GRN1 version 1 records."""
-
-
-def record_size(width: int, height: int) -> int:
-    return RECORD_HEAD + 5 * width * height
-
-
-def split_header(data: bytes) -> tuple[int, bytes]:
-    """(shape count, the records' bytes) of a GRN1 file."""
-    if len(data) < FILE_HEADER or data[:4] != MAGIC:
-        raise FormatError("not a GRN1 file")
-    version = int.from_bytes(data[4:6], "little")
-    if version != VERSION:
-        raise FormatError(f"GRN1 version {version}, expected {VERSION}")
-    return int.from_bytes(data[6:8], "little"), data[FILE_HEADER:]
-
-
-def record_sizes(body: bytes) -> list[tuple[int, int]]:
-    """(width, height) of each record of `body` (records back to back); raises FormatError when
-    a record is cut short or its board size is out of range. Reads the framing only: the fields
-    are the trainer's (scripts/train/records.py) and the engine's (datagen::read_records)."""
-    sizes = []
-    at = 0
-    while at < len(body):
-        if len(body) - at < RECORD_HEAD:
-            raise FormatError(f"a record cut short at byte {at}")
-        width, height = body[at + 1], body[at + 2]
-        if not (MIN_SIDE <= width <= MAX_SIDE and MIN_SIDE <= height <= MAX_SIDE):
-            raise FormatError(f"board {width}x{height} out of range in the record at byte {at}")
-        if len(body) - at < record_size(width, height):
-            raise FormatError(f"a record cut short at byte {at}")
-        sizes.append((width, height))
-        at += record_size(width, height)
-    return sizes
 
 
 class SliceFailed(Exception):

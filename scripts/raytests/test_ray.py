@@ -22,7 +22,7 @@ import threading
 import unittest
 from pathlib import Path
 
-from gorinkit import dispatch, gendata
+from gorinkit import dispatch, gendata, grn1
 from gorinkit import matchplay as match
 
 GORIN = Path(os.environ.get("GORIN_BIN", Path(__file__).resolve().parents[2] / "target" / "release" / "pbrain-gorin"))
@@ -184,13 +184,13 @@ class RayTest(unittest.TestCase):
             local.close()
         ray_bytes, local_bytes = (folder / "ray.grn1").read_bytes(), (folder / "here.grn1").read_bytes()
         for data in (ray_bytes, local_bytes):
-            shape_count, body = gendata.split_header(data)
+            shape_count, body = grn1.split_header(data)
             self.assertEqual(data[:4], b"GRN1")
             self.assertGreater(shape_count, 0)
-            sizes = gendata.record_sizes(body)
+            sizes = grn1.record_sizes(body)
             self.assertEqual(set(sizes), {(SIZE, SIZE)})
-            self.assertEqual(len(body), len(sizes) * gendata.record_size(SIZE, SIZE))
-        self.assertEqual(assembler.records, len(gendata.record_sizes(gendata.split_header(ray_bytes)[1])))
+            self.assertEqual(len(body), len(sizes) * grn1.record_size(SIZE, SIZE))
+        self.assertEqual(assembler.records, len(grn1.record_sizes(grn1.split_header(ray_bytes)[1])))
         self.assertEqual(retried, 0)
         self.assertEqual(ray_bytes, local_bytes, "Ray and local processes write the same file")
 

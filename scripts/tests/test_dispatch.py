@@ -17,7 +17,7 @@ import tempfile
 import unittest
 from pathlib import Path
 
-from gorinkit import dispatch, gendata
+from gorinkit import dispatch, gendata, grn1
 from gorinkit import matchplay as match
 
 from .common import GORIN, NEEDS_GORIN, SCRIPTS
@@ -172,12 +172,12 @@ class GenDataTest(unittest.TestCase):
         data = out.read_bytes()
         self.assertEqual(data, whole, "byte for byte the file of one gen-data run")
         self.assertFalse(out.with_name(out.name + ".partial").exists())
-        shape_count, body = gendata.split_header(data)
+        shape_count, body = grn1.split_header(data)
         self.assertGreater(shape_count, 0)
-        sizes = gendata.record_sizes(body)
+        sizes = grn1.record_sizes(body)
         self.assertEqual(set(sizes), {(SIZE, SIZE)})
         self.assertEqual(assembler.records, len(sizes))
-        self.assertEqual(len(body), len(sizes) * gendata.record_size(SIZE, SIZE))
+        self.assertEqual(len(body), len(sizes) * grn1.record_size(SIZE, SIZE))
         self.assertGreater(len(sizes), games * 10)
 
     def test_a_killed_gen_data_is_run_again_by_local_workers(self):
@@ -214,18 +214,18 @@ class FormatTest(unittest.TestCase):
     HEADER = b"GRN1" + (1).to_bytes(2, "little") + (300).to_bytes(2, "little")
 
     def record(self, side: int) -> bytes:
-        return bytes([0, side, side, 1]) + bytes(gendata.record_size(side, side) - 4)
+        return bytes([0, side, side, 1]) + bytes(grn1.record_size(side, side) - 4)
 
     def test_headers_and_framing(self):
-        self.assertEqual(gendata.split_header(self.HEADER + b"xy"), (300, b"xy"))
+        self.assertEqual(grn1.split_header(self.HEADER + b"xy"), (300, b"xy"))
         for bad in (b"GRN", b"GRN2\x01\x00\x00\x00", b"GRN1\x02\x00\x2c\x01"):
-            with self.assertRaises(gendata.FormatError):
-                gendata.split_header(bad)
+            with self.assertRaises(grn1.FormatError):
+                grn1.split_header(bad)
         body = self.record(9) + self.record(15)
-        self.assertEqual(gendata.record_sizes(body), [(9, 9), (15, 15)])
+        self.assertEqual(grn1.record_sizes(body), [(9, 9), (15, 15)])
         for bad in (body[:-1], self.record(4), body + b"\x00" * 5):
-            with self.assertRaises(gendata.FormatError):
-                gendata.record_sizes(bad)
+            with self.assertRaises(grn1.FormatError):
+                grn1.record_sizes(bad)
 
     def test_slices_arrive_in_any_order_and_are_written_in_game_order(self):
         buf = io.BytesIO()
@@ -244,7 +244,7 @@ class FormatTest(unittest.TestCase):
         other = b"GRN1" + (1).to_bytes(2, "little") + (301).to_bytes(2, "little")
         mixed = gendata.Assembler(io.BytesIO(), plan)
         mixed.add(0, self.HEADER + a)
-        with self.assertRaises(gendata.FormatError) as caught:
+        with self.assertRaises(grn1.FormatError) as caught:
             mixed.add(2, other + b)
         self.assertIn("shape count 301", str(caught.exception))
 

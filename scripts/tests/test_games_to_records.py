@@ -44,7 +44,7 @@ class Records(unittest.TestCase):
         # outside the square of their stones; from ply 5 the stones span twenty columns.
         self.assertEqual([fields(r)[4] for r in recs], [1, 2])
         rule, w, h, to_move, ply, move, value, result, flags = fields(recs[0])
-        self.assertEqual((rule, w, h, to_move, value, flags), (0, 15, 15, 2, 0, g2r.FLAG_RANDOM))
+        self.assertEqual((rule, w, h, to_move, value, flags), (0, 15, 15, 2, 0, g2r.FLAG_EXPLORATION))
         self.assertEqual(result, 1, "white won: a win for white to move")
         self.assertEqual(fields(recs[1])[7], -1, "and a loss for black to move")
         # Ply 1: the stone (9, 9) sits at the centre (7, 7) of the square, corner (2, 2); the move

@@ -38,8 +38,8 @@ class Records(unittest.TestCase):
         r = record(2, 12, 37, -1, 1, [1, 2])
         out = relabel.relabelled(r, "-M7", 400, 600)
         self.assertEqual(struct.unpack_from("<hB", out, 8)[0], -20000)
-        self.assertEqual(out[11], 1 | relabel.FLAG_PROVED | relabel.FLAG_TEACHER, "the exploration bit stays")
-        proved = record(2, 12, 20000, 1, relabel.FLAG_PROVED, [1, 2])
+        self.assertEqual(out[11], 1 | relabel.FLAG_MATE | relabel.FLAG_TEACHER, "the exploration bit stays")
+        proved = record(2, 12, 20000, 1, relabel.FLAG_MATE, [1, 2])
         out = relabel.relabelled(proved, "-150", 400, 600)
         self.assertEqual(struct.unpack_from("<h", out, 8)[0], 20000, "the engine's proof outranks an evaluation")
         huge = relabel.relabelled(record(2, 12, 0, 1, 0, [1, 2]), "90000", 400, 600)
@@ -51,8 +51,11 @@ class Records(unittest.TestCase):
             path.write_bytes(b"GRN2" + bytes(4))
             with self.assertRaisesRegex(ValueError, "not a GRN1 file"):
                 relabel.read_records(str(path))
-            path.write_bytes(b"GRN1" + bytes(4) + record(0, 12, 0, 1, 0, [])[:-1])
-            with self.assertRaisesRegex(ValueError, "torn record at byte 8"):
+            path.write_bytes(b"GRN1\x01\x00" + bytes(2) + record(0, 12, 0, 1, 0, [])[:-1])
+            with self.assertRaisesRegex(ValueError, "x.grn1: a record cut short at byte 8"):
+                relabel.read_records(str(path))
+            path.write_bytes(b"GRN1\x02\x00" + bytes(2))
+            with self.assertRaisesRegex(ValueError, "version 2"):
                 relabel.read_records(str(path))
 
     def test_move_lists_follow_the_game_or_the_cells(self) -> None:
@@ -97,7 +100,7 @@ class EndToEnd(unittest.TestCase):
             self.assertEqual(run.returncode, 0, run.stdout + run.stderr)
             _, before = relabel.read_records(str(data))
             _, after = relabel.read_records(str(out))
-            unproved = [r for r in before if not r[11] & relabel.FLAG_PROVED]
+            unproved = [r for r in before if not r[11] & relabel.FLAG_MATE]
             self.assertTrue(any(r[11] & relabel.FLAG_SIDE for r in unproved), "no unproved side record")
             self.assertIn(f"chosen {len(unproved)},", run.stdout)
             self.assertTrue(any(r[11] & relabel.FLAG_SIDE for r in after), "no side record answered")

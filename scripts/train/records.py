@@ -13,19 +13,11 @@ from pathlib import Path
 
 import numpy as np
 
-MAGIC = b"GRN1"
-VERSION = 1
-FILE_HEADER = 8
-RECORD_HEADER = 12
-MIN_SIDE, MAX_SIDE = 5, 32
-EMPTY, BLACK, WHITE = 0, 1, 2
-FLAG_EXPLORATION = 1
-FLAG_MATE = 2
-# Set by relabel.py: the value is a teacher's, valid even on an exploration move.
-FLAG_TEACHER = 4
-# An off-game position (gen-data --side): never played out, so its result means nothing and
-# its value is the search's alone.
-FLAG_SIDE = 8
+# The format's constants are gorinkit.grn1's (one place for every script that reads GRN1).
+from gorinkit.grn1 import (  # re-exported: callers read records.FLAG_MATE and so on
+    BLACK, EMPTY, FILE_HEADER, FLAG_EXPLORATION, FLAG_MATE, FLAG_SIDE, FLAG_TEACHER, MAGIC, MAX_SIDE, MIN_SIDE,
+    RECORD_HEADER, VERSION, WHITE, record_size)
+
 VALUE_LIMIT = 20000
 
 
@@ -41,10 +33,6 @@ def record_dtype(width: int, height: int) -> np.dtype:
         ("ply", "<u2"), ("move", "<u2"), ("value", "<i2"), ("result", "i1"), ("flags", "u1"),
         ("cells", "u1", (n,)), ("features", "<u2", (n, 2)),
     ])
-
-
-def record_size(width: int, height: int) -> int:
-    return RECORD_HEADER + 5 * width * height
 
 
 @dataclass
