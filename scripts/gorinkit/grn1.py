@@ -48,30 +48,36 @@ def file_header(shape_count: int) -> bytes:
 
 def split_header(data: bytes) -> tuple[int, bytes]:
     """(shape count, the records' bytes) of a GRN1 file."""
-    if len(data) < FILE_HEADER or data[:4] != MAGIC:
-        raise FormatError("not a GRN1 file")
+    if len(data) < FILE_HEADER:
+        raise FormatError(f"not a GRN1 file: truncated header at offset 0 ({len(data)} of {FILE_HEADER} bytes)")
+    if data[:4] != MAGIC:
+        raise FormatError(f"not a GRN1 file: bad magic {data[:4]!r} at offset 0 (expected {MAGIC!r})")
     version = int.from_bytes(data[4:6], "little")
     if version != VERSION:
-        raise FormatError(f"GRN1 version {version}, expected {VERSION}")
+        raise FormatError(f"version {version} at offset 4 (this reader knows {VERSION})")
     return int.from_bytes(data[6:8], "little"), data[FILE_HEADER:]
 
 
 def record_sizes(body: bytes, offset: int = 0) -> list[tuple[int, int]]:
     """(width, height) of each record of `body` (records back to back); raises FormatError when
-    a record is cut short or its board size is out of range, naming the byte where it starts
+    a record is cut short or its board size is out of range, naming the offset where it starts
     (`offset`: where `body` starts in its file). Reads the framing only."""
     sizes = []
     at = 0
     while at < len(body):
-        if len(body) - at < RECORD_HEADER:
-            raise FormatError(f"a record cut short at byte {offset + at}")
+        left = len(body) - at
+        if left < RECORD_HEADER:
+            raise FormatError(f"truncated record at offset {offset + at} ({left} bytes left, "
+                              f"a record header is {RECORD_HEADER})")
         width, height = body[at + 1], body[at + 2]
         if not (MIN_SIDE <= width <= MAX_SIDE and MIN_SIDE <= height <= MAX_SIDE):
-            raise FormatError(f"board {width}x{height} out of range in the record at byte {offset + at}")
-        if len(body) - at < record_size(width, height):
-            raise FormatError(f"a record cut short at byte {offset + at}")
+            raise FormatError(f"board {width}x{height} at offset {offset + at} (sides are {MIN_SIDE}..{MAX_SIDE})")
+        size = record_size(width, height)
+        if left < size:
+            raise FormatError(f"truncated record at offset {offset + at} ({left} bytes left, "
+                              f"a {width}x{height} record is {size})")
         sizes.append((width, height))
-        at += record_size(width, height)
+        at += size
     return sizes
 
 

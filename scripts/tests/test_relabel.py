@@ -52,7 +52,7 @@ class Records(unittest.TestCase):
             with self.assertRaisesRegex(ValueError, "not a GRN1 file"):
                 relabel.read_records(str(path))
             path.write_bytes(b"GRN1\x01\x00" + bytes(2) + record(0, 12, 0, 1, 0, [])[:-1])
-            with self.assertRaisesRegex(ValueError, "x.grn1: a record cut short at byte 8"):
+            with self.assertRaisesRegex(ValueError, "x.grn1: truncated record at offset 8"):
                 relabel.read_records(str(path))
             path.write_bytes(b"GRN1\x02\x00" + bytes(2))
             with self.assertRaisesRegex(ValueError, "version 2"):

@@ -15,8 +15,8 @@ import numpy as np
 
 # The format's constants are gorinkit.grn1's (one place for every script that reads GRN1).
 from gorinkit.grn1 import (  # re-exported: callers read records.FLAG_MATE and so on
-    BLACK, EMPTY, FILE_HEADER, FLAG_EXPLORATION, FLAG_MATE, FLAG_SIDE, FLAG_TEACHER, MAGIC, MAX_SIDE, MIN_SIDE,
-    RECORD_HEADER, VERSION, WHITE, record_size)
+    BLACK, EMPTY, FILE_HEADER, FLAG_EXPLORATION, FLAG_MATE, FLAG_SIDE, FLAG_TEACHER, WHITE, FormatError, file_header,
+    record_size, record_sizes, split_header)
 
 VALUE_LIMIT = 20000
 
@@ -61,33 +61,19 @@ class Dataset:
 
 def _scan(path: Path, data: bytes) -> tuple[int, list[tuple[int, int, int]]]:
     """The file's shape_count and (offset, width, height) of every record, checked for size."""
-    if len(data) < FILE_HEADER:
-        raise RecordError(f"{path}: truncated header at offset 0 ({len(data)} of {FILE_HEADER} bytes)")
-    if data[:4] != MAGIC:
-        raise RecordError(f"{path}: bad magic {data[:4]!r} at offset 0 (expected {MAGIC!r})")
-    version, shape_count = np.frombuffer(data, "<u2", 2, 4)
-    if version != VERSION:
-        raise RecordError(f"{path}: version {version} at offset 4 (this reader knows {VERSION})")
+    try:
+        shape_count, body = split_header(data)
+        sizes = record_sizes(body, FILE_HEADER)
+    except FormatError as e:
+        raise RecordError(f"{path}: {e}") from None
     if shape_count == 0:
         raise RecordError(f"{path}: shape_count 0 at offset 6")
     spans = []
     offset = FILE_HEADER
-    while offset < len(data):
-        left = len(data) - offset
-        if left < RECORD_HEADER:
-            raise RecordError(f"{path}: truncated record at offset {offset} ({left} bytes left, "
-                              f"a record header is {RECORD_HEADER})")
-        width, height = data[offset + 1], data[offset + 2]
-        if not (MIN_SIDE <= width <= MAX_SIDE and MIN_SIDE <= height <= MAX_SIDE):
-            raise RecordError(f"{path}: board {width}x{height} at offset {offset} "
-                              f"(sides are {MIN_SIDE}..{MAX_SIDE})")
-        size = record_size(width, height)
-        if left < size:
-            raise RecordError(f"{path}: truncated record at offset {offset} ({left} bytes left, "
-                              f"a {width}x{height} record is {size})")
+    for width, height in sizes:
         spans.append((offset, width, height))
-        offset += size
-    return int(shape_count), spans
+        offset += record_size(width, height)
+    return shape_count, spans
 
 
 def _check(path: Path, recs: np.ndarray, offsets: np.ndarray, shape_count: int) -> None:
@@ -179,7 +165,7 @@ def read(paths: list[str | Path], with_static: bool = False) -> Dataset:
 def write(path: str | Path, shape_count: int, chunks: list[np.ndarray]) -> None:
     """Write a GRN1 file: the header, then the records of each structured array in order."""
     with open(path, "wb") as out:
-        out.write(MAGIC + np.array([VERSION, shape_count], "<u2").tobytes())
+        out.write(file_header(shape_count))
         for chunk in chunks:
             out.write(np.ascontiguousarray(chunk).tobytes())
 
