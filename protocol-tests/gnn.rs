@@ -60,6 +60,63 @@ fn the_forward_pass_matches_the_reference_bit_for_bit() {
     }
 }
 
+/// The records of a GRN1 file with the line classes of their GLF1 side file, as a lines net
+/// sees them (`records.line_inputs`).
+fn line_positions(data: &[u8], lines: &[u8]) -> Vec<Position> {
+    assert_eq!(&lines[..4], b"GLF1");
+    let mut at = 12;
+    let (_, records) = read_records(data).expect("the fixture's positions read");
+    let out = records
+        .into_iter()
+        .map(|r| {
+            let me = r.to_move;
+            let points = r
+                .cells
+                .iter()
+                .map(|&cell| {
+                    let classes: [u16; 4] = std::array::from_fn(|k| {
+                        u16::from_le_bytes([lines[at + 2 * k], lines[at + 2 * k + 1]])
+                    });
+                    at += 8;
+                    match cell {
+                        0 => Point::Lines(classes),
+                        c if c == me => Point::OwnStone,
+                        _ => Point::OppStone,
+                    }
+                })
+                .collect();
+            Position { width: r.width, height: r.height, points }
+        })
+        .collect();
+    assert_eq!(at, lines.len(), "the side file holds exactly the records' classes");
+    out
+}
+
+#[test]
+fn the_lines_forward_pass_matches_the_reference_bit_for_bit() {
+    let net = Gnn::from_bytes(&read("lines.gnn1")).expect("the fixture's lines net reads");
+    assert!(net.lines);
+    let text = String::from_utf8(read("expected_lines.json")).expect("UTF-8");
+    let expected = Json::parse(&text).expect("expected_lines.json parses");
+    let outputs = expected.get("outputs").array();
+    let positions = line_positions(&read("positions.grn1"), &read("positions.glf1"));
+    assert_eq!(positions.len(), outputs.len(), "one output per record");
+    let mut policies = 0;
+    for (i, (pos, want)) in positions.iter().zip(outputs).enumerate() {
+        let got = net.forward(&pos.points).expect("the fixture's classes are in range");
+        assert_eq!(i64::from(got.value), want.get("value").int(), "position {i}: value");
+        for (p, (g, w)) in got.policy.iter().zip(want.get("policy").array()).enumerate() {
+            let w = match w {
+                Json::Null => None,
+                n => Some(n.int()),
+            };
+            assert_eq!(g.map(i64::from), w, "position {i}, point {p}: policy");
+            policies += usize::from(w.is_some());
+        }
+    }
+    assert!(policies > 100);
+}
+
 #[test]
 fn a_changed_weight_changes_the_outputs() {
     // The comparison above can fail: one embedding number off by one moves some output.

@@ -389,6 +389,64 @@ pub fn run_features(args: &[String]) -> Result<()> {
     Ok(())
 }
 
+/// `pbrain-gorin line-features IN.grn1 OUT.glf1`: the line classes of every record's points
+/// (`line_features`), the lines nets' inputs, in a side file the trainer reads beside the records.
+pub fn run_line_features(args: &[String]) -> Result<()> {
+    let [input, out] = args else { bail!("usage: pbrain-gorin line-features IN.grn1 OUT.glf1") };
+    let bytes = std::fs::read(input).with_context(|| format!("cannot read '{input}'"))?;
+    let data = line_features(&bytes)?;
+    write_whole(out, &data)?;
+    eprintln!("line-features: {} bytes, {out}", data.len());
+    Ok(())
+}
+
+/// Magic of a line-feature side file (GLF1).
+pub const LINE_MAGIC: &[u8; 4] = b"GLF1";
+
+/// A GLF1 file for a GRN1 file's records: the magic, `u16` version 1, `u16` reach
+/// (`gnn::lines::REACH`), `u32` class count (`gnn::lines::CLASS_COUNT`), then per record and
+/// per point in its row-major order the point's four line classes (`u16`, direction order
+/// horizontal, vertical, diagonal, anti-diagonal) from the side to move's view, all 0 on a
+/// stone: `8 * width * height` bytes a record.
+pub fn line_features(bytes: &[u8]) -> Result<Vec<u8>> {
+    let (_, records) = read_records(bytes)?;
+    let mut data = Vec::new();
+    data.extend_from_slice(LINE_MAGIC);
+    data.extend_from_slice(&1u16.to_le_bytes());
+    data.extend_from_slice(&(gnn::lines::REACH as u16).to_le_bytes());
+    data.extend_from_slice(&(gnn::lines::CLASS_COUNT as u32).to_le_bytes());
+    for (i, r) in records.iter().enumerate() {
+        let b = r.board().with_context(|| format!("record {i}"))?;
+        for q in row_major(&b) {
+            for c in point_line_classes(&b, q) {
+                data.extend_from_slice(&c.to_le_bytes());
+            }
+        }
+    }
+    Ok(data)
+}
+
+/// A point's line classes as a GLF1 file holds them: from the side to move's view, 0 on a stone.
+fn point_line_classes(b: &Board, q: Pos) -> [u16; 4] {
+    if b.is_empty(q) {
+        b.line_classes(q, b.side_to_move())
+    } else {
+        [0; 4]
+    }
+}
+
+/// The inputs of a lines net for the position `b`, row-major, as the trainer reads them.
+pub fn gnn_line_points(b: &Board) -> Vec<gnn::Point> {
+    let me = b.side_to_move();
+    row_major(b)
+        .map(|q| match b.get(q) {
+            None => gnn::Point::Lines(point_line_classes(b, q)),
+            Some(c) if c == me => gnn::Point::OwnStone,
+            Some(_) => gnn::Point::OppStone,
+        })
+        .collect()
+}
+
 /// A GRN1 file's bytes with each record's features recomputed from its cells (`run_features`).
 pub fn with_features(bytes: &[u8]) -> Result<Vec<u8>> {
     let (_, records) = read_records(bytes)?;

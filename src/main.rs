@@ -27,6 +27,7 @@ fn main() -> ExitCode {
         Some("gen-data") => finish("gen-data", gorin::datagen::run(&args[1..])),
         Some("static-eval") => finish("static-eval", gorin::datagen::run_static(&args[1..])),
         Some("features") => finish("features", gorin::datagen::run_features(&args[1..])),
+        Some("line-features") => finish("line-features", gorin::datagen::run_line_features(&args[1..])),
         Some("solve") => finish("solve", gorin::solve::run(&args[1..])),
         Some("play") => gorin::play::run(&args[1..]),
         Some("review") => gorin::review::run(&args[1..]),
@@ -39,7 +40,7 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         Some(other) => {
-            eprintln!("usage: pbrain-gorin [bench [depth] [--threads 1,2] | bench forbid [games] | gen-data --out FILE [--games N] [--nodes K] [--rule R] [--size S] [--seed X] [--random-plies P] [--explore E] [--first-game F] | static-eval IN.grn1 OUT | features IN.grn1 OUT.grn1 | solve [--rule R] [--size N] [--nodes K] | play [--help] | review FILE [--help] | tune GAMES.jsonl [iterations [scale]] | tune-net RECORDS.jsonl [epochs [scale [warm]]] | tune-policy GAMES.jsonl [epochs] | tune-rank GAMES.jsonl [epochs [temperature [rate [TEACHER.jsonl [weight]]]]]]   (unknown argument '{other}')");
+            eprintln!("usage: pbrain-gorin [bench [depth] [--threads 1,2] | bench forbid [games] | gen-data --out FILE [--games N] [--nodes K] [--rule R] [--size S] [--seed X] [--random-plies P] [--explore E] [--first-game F] | static-eval IN.grn1 OUT | features IN.grn1 OUT.grn1 | line-features IN.grn1 OUT.glf1 | solve [--rule R] [--size N] [--nodes K] | play [--help] | review FILE [--help] | tune GAMES.jsonl [iterations [scale]] | tune-net RECORDS.jsonl [epochs [scale [warm]]] | tune-policy GAMES.jsonl [epochs] | tune-rank GAMES.jsonl [epochs [temperature [rate [TEACHER.jsonl [weight]]]]]]   (unknown argument '{other}')");
             ExitCode::from(2)
         }
     }

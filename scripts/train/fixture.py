@@ -1,5 +1,6 @@
 """Make fixture/: a tiny GNN1 net, a few GRN1 positions and the reference outputs on them, for
-the engine's bit-exact check. From scripts/: python3 -m train.fixture [--check]. numpy only.
+the engine's bit-exact check; and the same for a tiny lines net (gnn.FLAG_LINES) over random line
+classes of the same positions (positions.glf1). From scripts/: python3 -m train.fixture [--check]. numpy only.
 
 The net's float weights are drawn at random (wide enough that the clipped ReLUs clip on both
 sides and negative sums get rounded), so the fixture needs neither torch nor training.
@@ -19,6 +20,7 @@ from . import gnn, records, reference, synth
 HERE = Path(__file__).resolve().parent / "fixture"
 SHAPES, DIM, HIDDEN = 40, 8, 8
 BOARDS = ((9, 9, 3), (15, 15, 2), (7, 5, 2))  # width, height, positions
+LINE_CLASSES = 60
 
 
 def net() -> gnn.QuantNet:
@@ -33,16 +35,48 @@ def net() -> gnn.QuantNet:
     return gnn.quantize(params)[0]
 
 
+def lines_net() -> gnn.QuantNet:
+    rng = np.random.default_rng(35)
+    params = {
+        "emb_own": rng.normal(0.1, 0.4, (LINE_CLASSES + 2, DIM)),
+        "policy_w": rng.normal(0, 2, DIM), "policy_b": rng.normal(0, 1, 1),
+        "value1_w": rng.normal(0, 1.5, (HIDDEN, DIM)), "value1_b": rng.normal(0, 0.5, HIDDEN),
+        "value2_w": rng.normal(0, 2, HIDDEN), "value2_b": rng.normal(0, 0.5, 1),
+    }
+    return gnn.quantize(params, flags=gnn.FLAG_LINES)[0]
+
+
+def line_classes(chunks: list[np.ndarray]) -> list[np.ndarray]:
+    """Random classes 1.. of every empty point, 0 on stones, per chunk [records, points, 4]."""
+    rng = np.random.default_rng(36)
+    out = []
+    for recs in chunks:
+        classes = rng.integers(1, LINE_CLASSES, size=recs["cells"].shape + (4,)).astype(np.uint16)
+        classes[recs["cells"] != records.EMPTY] = 0
+        out.append(classes)
+    return out
+
+
+def write_lines(path: Path, count: int, chunks: list[np.ndarray]) -> None:
+    """A GLF1 file (records.read_lines): the header, then every record's classes in order."""
+    header = records.LINE_MAGIC + np.array([1, records.LINE_REACH], "<u2").tobytes() + np.array([count], "<u4").tobytes()
+    path.write_bytes(header + b"".join(np.ascontiguousarray(c, "<u2").tobytes() for c in chunks))
+
+
 def positions() -> list[np.ndarray]:
     rng = np.random.default_rng(34)
     return [synth.positions(rng, k, w, h, SHAPES, exploration=0.0) for w, h, k in BOARDS]
 
 
-def outputs(q: gnn.QuantNet, chunks: list[np.ndarray]) -> list[dict]:
+def outputs(q: gnn.QuantNet, chunks: list[np.ndarray], lines: list[np.ndarray] | None = None) -> list[dict]:
     out = []
-    for recs in chunks:
-        own, opp, empty = records.inputs(recs, q.shape_count)
-        value, policy = reference.forward(q, own, opp, empty)
+    for k, recs in enumerate(chunks):
+        if lines is not None:
+            rows, empty = records.line_inputs(recs, lines[k], q.shape_count)
+            value, policy = reference.forward_lines(q, rows, empty)
+        else:
+            own, opp, empty = records.inputs(recs, q.shape_count)
+            value, policy = reference.forward(q, own, opp, empty)
         for i in range(len(recs)):
             out.append({"width": int(recs["width"][i]), "height": int(recs["height"][i]),
                         "value": int(value[i]),
@@ -57,6 +91,12 @@ def make(folder: Path) -> None:
     records.write(folder / "positions.grn1", SHAPES, chunks)
     doc = {"net": "net.gnn1", "positions": "positions.grn1", "outputs": outputs(q, chunks)}
     (folder / "expected.json").write_text(json.dumps(doc, separators=(",", ":")) + "\n")
+    ql, classes = lines_net(), line_classes(chunks)
+    gnn.write(folder / "lines.gnn1", ql)
+    write_lines(folder / "positions.glf1", LINE_CLASSES, classes)
+    doc = {"net": "lines.gnn1", "positions": "positions.grn1", "lines": "positions.glf1",
+           "outputs": outputs(ql, chunks, classes)}
+    (folder / "expected_lines.json").write_text(json.dumps(doc, separators=(",", ":")) + "\n")
 
 
 def check(folder: Path) -> list[str]:
@@ -67,7 +107,16 @@ def check(folder: Path) -> list[str]:
     # Records come back grouped by size in sorted order; put them back in file order.
     chunks = [data.groups[(w, h)].records for w, h, _ in BOARDS]
     got = outputs(q, chunks)
-    return [f"position {i}: expected {e}, got {g}" for i, (e, g) in enumerate(zip(doc["outputs"], got)) if e != g]
+    diffs = [f"position {i}: expected {e}, got {g}" for i, (e, g) in enumerate(zip(doc["outputs"], got)) if e != g]
+    doc = json.loads((folder / "expected_lines.json").read_text())
+    ql = gnn.read(folder / doc["net"])
+    data = records.read([folder / doc["positions"]], with_lines=True)
+    if data.line_count != ql.shape_count:
+        diffs.append(f"{doc['lines']}: {data.line_count} classes, the net has {ql.shape_count}")
+    got = outputs(ql, chunks, [data.groups[(w, h)].lines for w, h, _ in BOARDS])
+    diffs += [f"lines position {i}: expected {e}, got {g}"
+              for i, (e, g) in enumerate(zip(doc["outputs"], got)) if e != g]
+    return diffs
 
 
 def main(argv: list[str] | None = None) -> int:

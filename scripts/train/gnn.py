@@ -25,7 +25,12 @@ assert HEADER.itemsize == 24
 # Header flags: bit 0, the value is a correction added to the engine's classic evaluation
 # (trained with --residual on `pbrain-gorin static-eval` output); no other bit may be set.
 FLAG_RESIDUAL = 1
-FLAGS_KNOWN = FLAG_RESIDUAL
+# Bit 1: a lines net. Its points read four line classes (records.line_inputs) through one table,
+# emb_own, with shape_count the number of classes; there is no emb_opp. Its entries lie within
+# +-LINE_ENTRY_MAX (four sum exactly in the engine's i16 lanes) and its row 0 is zero.
+FLAG_LINES = 2
+FLAGS_KNOWN = FLAG_RESIDUAL | FLAG_LINES
+LINE_ENTRY_MAX = 8191
 Q_ACT = 10
 Q_WEIGHT = 10
 I16 = (-32768, 32767)
@@ -41,6 +46,11 @@ ARRAYS = (
     ("value2_w", "<i2", lambda s, d, h: (h,)),
     ("value2_b", "<i4", lambda s, d, h: (1,)),
 )
+
+
+def arrays_of(flags: int) -> tuple:
+    """ARRAYS as a net with these flags has them."""
+    return tuple(a for a in ARRAYS if not (flags & FLAG_LINES and a[0] == "emb_opp"))
 
 
 class GnnError(ValueError):
@@ -71,19 +81,24 @@ def quantize(params: dict[str, np.ndarray], q_act: int = Q_ACT, q_weight: int = 
     Returns the net and how many numbers were clipped. Fails when an i32 accumulator could
     overflow (the reference and the engine sum in i32): activations are at most 2**q_act.
     """
-    shapes = {name: np.shape(params[name]) for name, _, _ in ARRAYS}
+    layout = arrays_of(flags)
+    shapes = {name: np.shape(params[name]) for name, _, _ in layout}
     rows, dim = shapes["emb_own"]
     hidden = shapes["value1_w"][0]
     scale = {"emb_own": q_act, "emb_opp": q_act, "policy_b": q_act + q_weight,
              "value1_b": q_act + q_weight, "value2_b": q_act + q_weight}
     arrays, clipped = {}, 0
-    for name, kind, shape in ARRAYS:
+    for name, kind, shape in layout:
         want = shape(rows - 2, dim, hidden)
         x = np.asarray(params[name], np.float64).reshape(want)
         q = np.round(x * 2.0 ** scale.get(name, q_weight))
         info = np.iinfo(np.dtype(kind))
-        clipped += int(((q < info.min) | (q > info.max)).sum())
-        arrays[name] = np.clip(q, info.min, info.max).astype(np.dtype(kind).newbyteorder("="))
+        low, high = info.min, info.max
+        if flags & FLAG_LINES and name == "emb_own":
+            low, high = -LINE_ENTRY_MAX, LINE_ENTRY_MAX
+            q[0] = 0  # the zero row: three of a stone's four rows
+        clipped += int(((q < low) | (q > high)).sum())
+        arrays[name] = np.clip(q, low, high).astype(np.dtype(kind).newbyteorder("="))
     net = QuantNet(rows - 2, dim, hidden, q_act, q_weight, arrays, flags)
     check_bounds(net)
     return net, clipped
@@ -101,7 +116,8 @@ def check_bounds(net: QuantNet) -> None:
 
 
 def write(path: str | Path, net: QuantNet) -> None:
-    payload = b"".join(np.ascontiguousarray(net.arrays[name], kind).tobytes() for name, kind, _ in ARRAYS)
+    payload = b"".join(np.ascontiguousarray(net.arrays[name], kind).tobytes()
+                       for name, kind, _ in arrays_of(net.flags))
     header = np.array([(MAGIC, VERSION, net.dim, net.shape_count, net.hidden, 1, net.q_act,
                         net.q_weight, net.flags, len(payload))], HEADER)
     Path(path).write_bytes(header.tobytes() + payload)
@@ -124,7 +140,7 @@ def read(path: str | Path) -> QuantNet:
         raise GnnError(f"{path}: q_act {h['q_act']} / q_weight {h['q_weight']} (allowed 0..{MAX_Q} / 1..{MAX_Q})")
     s, d, hid = int(h["shape_count"]), int(h["dim"]), int(h["hidden"])
     arrays, offset = {}, HEADER.itemsize
-    for name, kind, shape in ARRAYS:
+    for name, kind, shape in arrays_of(int(h["flags"])):
         want = shape(s, d, hid)
         count = int(np.prod(want))
         end = offset + count * np.dtype(kind).itemsize
@@ -137,4 +153,7 @@ def read(path: str | Path) -> QuantNet:
                        f"the arrays need {offset}")
     net = QuantNet(s, d, hid, int(h["q_act"]), int(h["q_weight"]), arrays, int(h["flags"]))
     check_bounds(net)
+    if net.flags & FLAG_LINES:
+        if np.abs(net.emb_own.astype(np.int32)).max() > LINE_ENTRY_MAX or net.emb_own[0].any():
+            raise GnnError(f"{path}: a lines table entry beyond +-{LINE_ENTRY_MAX} or a row 0 not zero")
     return net

@@ -45,7 +45,8 @@ class MixNet(nn.Module):
         def arr(t: torch.Tensor) -> np.ndarray:
             return t.detach().cpu().double().numpy()
         return {
-            "emb_own": arr(self.emb_own.weight), "emb_opp": arr(self.emb_opp.weight),
+            "emb_own": arr(self.emb_own.weight),
+            **({"emb_opp": arr(self.emb_opp.weight)} if hasattr(self, "emb_opp") else {}),
             "policy_w": arr(self.policy.weight).reshape(-1), "policy_b": arr(self.policy.bias),
             "value1_w": arr(self.value1.weight), "value1_b": arr(self.value1.bias),
             "value2_w": arr(self.value2.weight).reshape(-1), "value2_b": arr(self.value2.bias),
@@ -59,4 +60,28 @@ class MixNet(nn.Module):
                 module.weight.copy_(torch.as_tensor(params[w]).reshape(module.weight.shape))
                 module.bias.copy_(torch.as_tensor(params[b]).reshape(module.bias.shape))
             self.emb_own.weight.copy_(torch.as_tensor(params["emb_own"]))
-            self.emb_opp.weight.copy_(torch.as_tensor(params["emb_opp"]))
+            if params.get("emb_opp") is not None:
+                self.emb_opp.weight.copy_(torch.as_tensor(params["emb_opp"]))
+
+
+class LineNet(MixNet):
+    """A lines net (gnn.FLAG_LINES): h = clip(sum of a point's four rows of one table, 0, 1), the
+    rows from records.line_inputs (row 0 the zero row, kept zero); the heads are MixNet's."""
+
+    def __init__(self, line_count: int, dim: int = DIM, hidden: int = HIDDEN):
+        super().__init__(line_count, dim, hidden)
+        del self.emb_opp
+        self.emb_own = nn.Embedding(line_count + 2, dim, padding_idx=0)
+        # Four rows sum to a point's input: each starts at a quarter of MixNet's two.
+        with torch.no_grad():
+            nn.init.uniform_(self.emb_own.weight, 0.0, 0.25)
+            self.emb_own.weight[0].zero_()
+
+    def forward(self, rows: torch.Tensor, empty: torch.Tensor):
+        h = crelu(self.emb_own(rows).sum(dim=2))
+        policy = self.policy(h).squeeze(-1).masked_fill(~empty, float("-inf"))
+        value = self.value2(crelu(self.value1(h.mean(dim=1)))).squeeze(-1)
+        return value, policy
+
+    def load_float_params(self, params: dict[str, np.ndarray]) -> None:
+        super().load_float_params({**params, "emb_opp": None})

@@ -44,6 +44,7 @@ class Group:
     records: np.ndarray  # structured, record_dtype(width, height)
     game: np.ndarray  # int64, one per record
     static: np.ndarray | None = None  # int16, the engine's classic evaluation per record (read_static)
+    lines: np.ndarray | None = None  # uint16 [records, points, 4], the line classes (read_lines)
 
     def __len__(self) -> int:
         return len(self.records)
@@ -54,6 +55,7 @@ class Dataset:
     shape_count: int
     groups: dict[tuple[int, int], Group]
     games: int
+    line_count: int = 0  # line classes of the GLF1 files read beside the records (0: none read)
 
     def __len__(self) -> int:
         return sum(len(g) for g in self.groups.values())
@@ -114,10 +116,43 @@ def read_static(path: str | Path, count: int) -> np.ndarray:
     return np.frombuffer(data, "<i2", n, 8).copy()
 
 
-def read(paths: list[str | Path], with_static: bool = False) -> Dataset:
+LINE_MAGIC = b"GLF1"
+LINE_HEADER = 12
+LINE_REACH = 4
+
+
+def line_path(path: str | Path) -> Path:
+    """Where `pbrain-gorin line-features` output for a GRN1 file is looked for: the same name, .glf1."""
+    return Path(path).with_suffix(".glf1")
+
+
+def read_lines(path: str | Path, spans: list[tuple[int, int, int]]) -> tuple[int, bytes, np.ndarray]:
+    """A GLF1 file for the records `spans` of a GRN1 file: its class count, its bytes and where
+    each record's classes start. The layout (src/datagen.rs, `line_features`): `GLF1`, u16
+    version 1, u16 reach 4, u32 class count, then per record and point four u16 classes."""
+    path = Path(path)
+    data = path.read_bytes()
+    if len(data) < LINE_HEADER or data[:4] != LINE_MAGIC:
+        raise RecordError(f"{path}: not a GLF1 file")
+    version, reach = (int(x) for x in np.frombuffer(data, "<u2", 2, 4))
+    count = int(np.frombuffer(data, "<u4", 1, 8)[0])
+    if version != 1 or reach != LINE_REACH or count < 2:
+        raise RecordError(f"{path}: version {version}, reach {reach}, {count} classes "
+                          f"(this reader knows version 1, reach {LINE_REACH})")
+    sizes = np.array([8 * w * h for _, w, h in spans], np.int64)
+    starts = LINE_HEADER + np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(np.int64)
+    if len(data) != LINE_HEADER + int(sizes.sum()):
+        raise RecordError(f"{path}: {len(data)} bytes for {len(spans)} records "
+                          f"(they need {LINE_HEADER + int(sizes.sum())})")
+    return count, data, starts
+
+
+def read(paths: list[str | Path], with_static: bool = False, with_lines: bool = False) -> Dataset:
     """All records of `paths`, grouped by board size; every file must have the same shape_count.
-    `with_static`: also each file's classic evaluations (`static_path`), into `Group.static`."""
+    `with_static`: also each file's classic evaluations (`static_path`), into `Group.static`;
+    `with_lines`: each file's line classes (`line_path`), into `Group.lines`."""
     shape_count = None
+    line_count = 0
     parts: dict[tuple[int, int], list[tuple[np.ndarray, np.ndarray, np.ndarray | None]]] = {}
     games = 0
     for path in map(Path, paths):
@@ -143,6 +178,13 @@ def read(paths: list[str | Path], with_static: bool = False) -> Dataset:
         games = int(game[-1]) + 1
         buf = np.frombuffer(data, np.uint8)
         static = read_static(static_path(path), len(spans)) if with_static else None
+        if with_lines:
+            lpath = line_path(path)
+            classes, ldata, lstarts = read_lines(lpath, spans)
+            if line_count and classes != line_count:
+                raise RecordError(f"{lpath}: {classes} classes, but earlier files have {line_count}")
+            line_count = classes
+            lbuf = np.frombuffer(ldata, np.uint8)
         for key in np.unique(sizes):
             width, height = int(key) // 256, int(key) % 256
             pick = sizes == key
@@ -150,16 +192,23 @@ def read(paths: list[str | Path], with_static: bool = False) -> Dataset:
             rows = buf[offsets[pick, None] + np.arange(dtype.itemsize)]
             recs = rows.view(dtype).reshape(-1)
             _check(path, recs, offsets[pick], count)
+            lines = None
+            if with_lines:
+                n = width * height
+                lines = lbuf[lstarts[pick, None] + np.arange(8 * n)].view("<u2").reshape(-1, n, 4)
+                if (lines >= line_count).any():
+                    raise RecordError(f"{lpath}: a line class >= {line_count}")
             parts.setdefault((width, height), []).append(
-                (recs, game[pick], None if static is None else static[pick]))
+                (recs, game[pick], None if static is None else static[pick], lines))
     if shape_count is None:
         raise RecordError("no GRN1 files given")
     groups = {
         (w, h): Group(w, h, np.concatenate([p[0] for p in ps]), np.concatenate([p[1] for p in ps]),
-                      np.concatenate([p[2] for p in ps]) if with_static else None)
+                      np.concatenate([p[2] for p in ps]) if with_static else None,
+                      np.concatenate([p[3] for p in ps]) if with_lines else None)
         for (w, h), ps in sorted(parts.items())
     }
-    return Dataset(shape_count, groups, games)
+    return Dataset(shape_count, groups, games, line_count)
 
 
 def write(path: str | Path, shape_count: int, chunks: list[np.ndarray]) -> None:
@@ -188,3 +237,18 @@ def inputs(recs: np.ndarray, shape_count: int) -> tuple[np.ndarray, np.ndarray, 
     own = np.where(empty, own, stone)
     opp = np.where(empty, opp, stone)
     return own, opp, empty
+
+
+def line_inputs(recs: np.ndarray, lines: np.ndarray, line_count: int) -> tuple[np.ndarray, np.ndarray]:
+    """A lines net's inputs from the side to move's view: (rows [records, points, 4], empty).
+
+    An empty point's rows are its four line classes (GLF1 holds them from the side to move's
+    view); an occupied point's are row line_count (a stone of the side to move) or line_count + 1
+    (the other side's), then three times row 0, the table's zero row.
+    """
+    stm = recs["to_move"][:, None]
+    cells = recs["cells"]
+    empty = cells == EMPTY
+    rows = np.where(empty[..., None], lines, 0).astype(np.uint16)
+    rows[..., 0] = np.where(empty, rows[..., 0], np.where(cells == stm, line_count, line_count + 1))
+    return rows, empty

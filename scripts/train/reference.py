@@ -27,6 +27,20 @@ def forward(net: QuantNet, own: np.ndarray, opp: np.ndarray, empty: np.ndarray) 
     own, opp = np.asarray(own, np.int64), np.asarray(opp, np.int64)
     # 1. Per point: the two table rows summed, clipped to [0, 2**q_act] (clipped ReLU).
     h = np.clip(net.emb_own[own].astype(np.int64) + net.emb_opp[opp], 0, top)  # [B, N, D]
+    return heads(net, h, empty)
+
+
+def forward_lines(net: QuantNet, rows: np.ndarray, empty: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """forward for a lines net (gnn.FLAG_LINES), from records.line_inputs(...): step 1 sums a
+    point's four rows of the one table instead of two rows of two."""
+    top = 1 << net.q_act
+    h = np.clip(net.emb_own[np.asarray(rows, np.int64)].astype(np.int64).sum(axis=2), 0, top)  # [B, N, D]
+    return heads(net, h, empty)
+
+
+def heads(net: QuantNet, h: np.ndarray, empty: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Steps 2 and 3 from the points' activations h [B, N, D]."""
+    top = 1 << net.q_act
     # 2. Policy: a dot product per point plus the bias, shifted back to scale 2**q_act.
     policy = shift_round(h @ net.policy_w.astype(np.int64) + int(net.policy_b[0]), net.q_weight)
     policy = np.where(empty, policy, 0)

@@ -17,15 +17,14 @@ import torch
 import torch.nn.functional as F
 
 from . import gnn, records, reference
-from .model import DIM, HIDDEN, MixNet
+from .model import DIM, HIDDEN, LineNet, MixNet
 
 
 @dataclass
 class Part:
     """One board size's records as net inputs, kept as numpy until a batch is taken."""
 
-    own: np.ndarray
-    opp: np.ndarray
+    inputs: tuple  # the net's index arrays: (own, opp), or (rows,) for a lines net
     empty: np.ndarray
     move: np.ndarray
     target: np.ndarray  # value target in [0, 1]
@@ -81,13 +80,18 @@ def parts(data: records.Dataset, value_scale: float, value_mix: float,
           residual: bool = False) -> dict[tuple[int, int], Part]:
     out = {}
     for key, group in data.groups.items():
-        own, opp, empty = records.inputs(group.records, data.shape_count)
         recs = group.records
+        if group.lines is not None:
+            rows, empty = records.line_inputs(recs, group.lines, data.line_count)
+            inputs = (rows.astype(np.int32),)
+        else:
+            own, opp, empty = records.inputs(recs, data.shape_count)
+            inputs = (own.astype(np.int32), opp.astype(np.int32))
         if residual and group.static is None:
             raise ValueError("--residual needs the classic evaluations (pbrain-gorin static-eval)")
         base = (group.static.astype(np.float32) / value_scale if residual
                 else np.zeros(len(recs), np.float32))
-        out[key] = Part(own.astype(np.int32), opp.astype(np.int32), empty, recs["move"].astype(np.int64),
+        out[key] = Part(inputs, empty, recs["move"].astype(np.int64),
                         value_target(recs, value_scale, value_mix),
                         (recs["flags"] & records.FLAG_EXPLORATION) == 0, base)
     return out
@@ -107,7 +111,7 @@ def batches(index: dict, batch: int, rng: np.random.Generator | None) -> list[tu
 def losses(model: MixNet, part: Part, idx: np.ndarray, device: torch.device):
     """(value loss sum, policy loss sum, correct top-1, policy positions) over one batch."""
     t = lambda a: torch.as_tensor(a[idx]).to(device)  # noqa: E731
-    value, policy = model(t(part.own).long(), t(part.opp).long(), t(part.empty))
+    value, policy = model(*(t(a).long() for a in part.inputs), t(part.empty))
     value = value + t(part.base)
     value_loss = F.binary_cross_entropy_with_logits(value, t(part.target), reduction="sum")
     use = t(part.use_policy)
@@ -139,7 +143,8 @@ def train(data: records.Dataset, *, epochs: int = 10, batch: int = 256, lr: floa
     torch.manual_seed(seed)
     rng = np.random.default_rng(seed)
     device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
-    model = MixNet(data.shape_count, dim, hidden).to(device)
+    lines = data.line_count > 0
+    model = (LineNet(data.line_count, dim, hidden) if lines else MixNet(data.shape_count, dim, hidden)).to(device)
     if residual:
         # A correction starts at none: the classic evaluation alone.
         with torch.no_grad():
@@ -160,7 +165,8 @@ def train(data: records.Dataset, *, epochs: int = 10, batch: int = 256, lr: floa
     n_held = sum(map(len, held_idx.values()))
     log(f"{len(data)} positions in {data.games} games, sizes {sorted(data.groups)}; "
         f"train {n_train}, held-out {n_held}; device {device}")
-    limit = 2.0**15 / 2**gnn.Q_ACT * 0.999  # keep embeddings representable as i16 at scale 2**Q_ACT
+    # Keep embeddings representable at scale 2**Q_ACT: as i16, or a lines net's within its bound.
+    limit = (gnn.LINE_ENTRY_MAX if lines else 2.0**15) / 2**gnn.Q_ACT * 0.999
     history = []
     for epoch in range(1, epochs + 1):
         start = time.monotonic()
@@ -173,7 +179,8 @@ def train(data: records.Dataset, *, epochs: int = 10, batch: int = 256, lr: floa
             opt.step()
             with torch.no_grad():
                 model.emb_own.weight.clamp_(-limit, limit)
-                model.emb_opp.weight.clamp_(-limit, limit)
+                if not lines:
+                    model.emb_opp.weight.clamp_(-limit, limit)
             stats.add(float(v.detach()), float(p.detach()), c, len(idx), n)
         held = evaluate(model, prepared, held_idx, batch, device) if n_held else None
         row = (epoch, stats.means(), held.means() if held else None)
@@ -194,10 +201,16 @@ def compare(model: MixNet, net: gnn.QuantNet, data: records.Dataset, limit: int 
     scale = 2.0**net.q_act
     model.eval()
     for group in data.groups.values():
-        own, opp, empty = records.inputs(group.records[:limit], data.shape_count)
-        qv, qp = reference.forward(net, own, opp, empty)
+        if net.flags & gnn.FLAG_LINES:
+            rows, empty = records.line_inputs(group.records[:limit], group.lines[:limit], data.line_count)
+            qv, qp = reference.forward_lines(net, rows, empty)
+            inputs = (torch.as_tensor(rows.astype(np.int64)),)
+        else:
+            own, opp, empty = records.inputs(group.records[:limit], data.shape_count)
+            qv, qp = reference.forward(net, own, opp, empty)
+            inputs = (torch.as_tensor(own), torch.as_tensor(opp))
         with torch.no_grad():
-            fv, fp = model(torch.as_tensor(own), torch.as_tensor(opp), torch.as_tensor(empty))
+            fv, fp = model(*inputs, torch.as_tensor(empty))
         worst_v = max(worst_v, float(np.abs(qv / scale - fv.double().numpy()).max()))
         diff = np.abs(qp / scale - fp.double().numpy())[empty]
         worst_p = max(worst_p, float(diff.max()) if diff.size else 0.0)
@@ -226,6 +239,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--residual", action="store_true",
                     help="learn a correction to the engine's classic evaluation, read from each data "
                          "file's .gse1 beside it (pbrain-gorin static-eval DATA.grn1 DATA.gse1)")
+    ap.add_argument("--lines", action="store_true",
+                    help="a lines net: read each data file's line classes from its .glf1 beside it "
+                         "(pbrain-gorin line-features DATA.grn1 DATA.glf1)")
     ap.add_argument("--dim", type=int, default=DIM)
     ap.add_argument("--hidden", type=int, default=HIDDEN)
     ap.add_argument("--threads", type=int, default=0, help="torch CPU threads (0: torch's default)")
@@ -236,7 +252,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.threads:
         torch.set_num_threads(args.threads)
     try:
-        data = records.read(args.data, with_static=args.residual)
+        data = records.read(args.data, with_static=args.residual, with_lines=args.lines)
     except (records.RecordError, OSError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 1
@@ -247,10 +263,12 @@ def main(argv: list[str] | None = None) -> int:
                      seed=args.seed, value_scale=args.value_scale, value_mix=args.value_mix,
                      policy_weight=args.policy_weight, skip_proved=args.skip_proved, skip_side=args.skip_side,
                      residual=args.residual, dim=args.dim, hidden=args.hidden)
-    net, clipped = gnn.quantize(model.float_params(), flags=gnn.FLAG_RESIDUAL if args.residual else 0)
+    flags = (gnn.FLAG_RESIDUAL if args.residual else 0) | (gnn.FLAG_LINES if args.lines else 0)
+    net, clipped = gnn.quantize(model.float_params(), flags=flags)
     gnn.write(args.out, net)
     dv, dp = compare(model, net, data)
-    print(f"wrote {args.out}: GNN1 D={net.dim} hidden={net.hidden} shape_count={net.shape_count}, "
+    print(f"wrote {args.out}: GNN1 D={net.dim} hidden={net.hidden} "
+          f"{'line classes' if args.lines else 'shape_count'}={net.shape_count}, "
           f"{clipped} weights clipped; quantised vs float: value logit within {dv:.4f}, "
           f"policy logits within {dp:.4f}")
     return 0 if math.isfinite(dv) else 1

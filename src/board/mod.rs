@@ -126,6 +126,12 @@ pub struct Board {
     /// (`Gnn::apply`), when `evaluate` or the next move needs them, and a sixth of them
     /// never are (the position is left before either).
     gnn_pending: Vec<gnn::Change>,
+    /// The same for a lines net (`gnn_lines`).
+    gnn_line_pending: Vec<gnn::LineChange>,
+    /// Whether `gnn` is a lines net: it follows the points' line codes, not their shapes.
+    gnn_lines: bool,
+    /// Per line window: its class from black's view and from white's (`gnn::lines`).
+    line_classes: &'static [[u16; 2]],
     /// Number of empty cells of each class, per colour (padded to a power of two, so that a
     /// masked class indexes it without a bounds check).
     class_counts: [[u16; CLASS_SLOTS]; 2],
@@ -167,6 +173,7 @@ impl Board {
         let lines = pattern::pair_table(black_lines, white_lines);
         let reach = pattern::reach(black_lines, white_lines);
         let points = [point_tables(rule, renju), point_tables(rule, false)];
+        let gnn = gnn::select::net_for(rule, width, height).filter(|n| n.searchable());
         let mut board = Board {
             width,
             height,
@@ -185,9 +192,12 @@ impl Board {
             acc: [[0; 2 * NET_HIDDEN]; 2],
             net_rows: params::net_rows(rule),
             weights: params::for_rule(rule),
-            gnn: gnn::select::net_for(rule, width, height).filter(|n| n.searchable()),
+            gnn_lines: gnn.as_ref().is_some_and(|n| n.lines),
+            gnn,
             gnn_sums: [[0; gnn::kernel::DIM]; 2],
             gnn_pending: Vec::with_capacity(128),
+            gnn_line_pending: Vec::with_capacity(64),
+            line_classes: gnn::lines::classes(),
             class_counts: [[0; CLASS_SLOTS]; 2],
             five_xor: [0; 2],
             key: 0,
@@ -214,6 +224,7 @@ impl Board {
         self.acc = [[0; 2 * NET_HIDDEN]; 2];
         self.gnn_sums = [[0; gnn::kernel::DIM]; 2];
         self.gnn_pending.clear();
+        self.gnn_line_pending.clear();
         self.class_counts = [[0; CLASS_SLOTS]; 2];
         self.five_xor = [0; 2];
         for y in 0..self.height {
@@ -415,6 +426,7 @@ impl Board {
             self.acc = sums.acc;
             self.gnn_sums = sums.gnn;
             self.gnn_pending.clear();
+            self.gnn_line_pending.clear();
         }
         self.bounds = u.bounds;
     }
@@ -462,12 +474,17 @@ impl Board {
             self.gnn_fill(i, cell);
         }
         self.cells[i] = cell;
+        let lines = valued && self.gnn_lines;
         Self::each_line_neighbour::<REACH>(self, i, |b, n, d, shift| {
-            let code = (b.codes[n][d] & !(3 << shift)) | (cell as u32) << shift;
+            let old = b.codes[n][d];
+            let code = (old & !(3 << shift)) | (cell as u32) << shift;
             b.codes[n][d] = code;
             // Only empty points need their patterns: an occupied point's keep the values
             // they had when it was filled, which its undo needs again.
             if b.cells[n] == EMPTY {
+                if lines {
+                    b.gnn_line_move(n, d, old);
+                }
                 let both = b.lines[pattern::window_index(code, REACH)];
                 b.update_key(n, d, both, valued);
             }
@@ -533,7 +550,7 @@ impl Board {
             return;
         }
         self.trail.push((n as u16, old));
-        if valued && self.gnn.is_some() {
+        if valued && self.gnn.is_some() && !self.gnn_lines {
             let new = [0, 1].map(|c| (old[c] & !(0xF << (4 * d))) | ((both >> (4 * c)) & 0xF) << (4 * d));
             self.gnn_reshape(old, new);
         }
@@ -635,6 +652,13 @@ impl Board {
         self.gnn_features(self.keys[p.index()])[color as usize] as u16
     }
 
+    /// The four line classes (`gnn::lines`) of the empty point `p` from `color`'s view, in
+    /// direction order; the lines nets read them, and the training records' side files carry them.
+    pub fn line_classes(&self, p: Pos, color: Color) -> [u16; 4] {
+        let v = color as usize;
+        self.codes[p.index()].map(|code| self.line_classes[pattern::window_index(code, gnn::lines::REACH)][v])
+    }
+
     /// The (own, opp) table rows, in the view of side `v` to move, of a point holding `cell`
     /// whose features (for an empty point) are `f`.
     #[inline]
@@ -668,9 +692,45 @@ impl Board {
         }
     }
 
+    /// A lines net's rows of point `i` holding `cell`, in both views: an empty point's four
+    /// line classes from its codes, a stone's row and three zero rows.
+    #[inline]
+    fn gnn_line_rows(&self, net: &Gnn, i: usize, cell: u8) -> [[u16; 4]; 2] {
+        if cell != EMPTY {
+            return [0, 1].map(|v| [net.stone_row((cell == BLACK) == (v == 0)) as u16, 0, 0, 0]);
+        }
+        let c = self.codes[i].map(|code| self.line_classes[pattern::window_index(code, gnn::lines::REACH)]);
+        [0, 1].map(|v| [c[0][v], c[1][v], c[2][v], c[3][v]])
+    }
+
+    /// The empty point `n`'s code in direction `d` was `old` and is now its current one: a
+    /// lines net's sums will follow in both views.
+    #[inline]
+    fn gnn_line_move(&mut self, n: usize, d: usize, old: u32) {
+        let reach = gnn::lines::REACH;
+        let (from, to) = (pattern::window_index(old, reach), pattern::window_index(self.codes[n][d], reach));
+        if from == to {
+            return;
+        }
+        let Some(net) = &self.gnn else { return };
+        let add = self.gnn_line_rows(net, n, EMPTY);
+        let mut sub = add;
+        for (v, rows) in sub.iter_mut().enumerate() {
+            rows[d] = self.line_classes[from][v];
+        }
+        if add != sub {
+            self.gnn_line_pending.push(gnn::LineChange { add, sub });
+        }
+    }
+
     /// The empty point `i` takes a stone (`cell`): in each view its row will be the stone's.
     fn gnn_fill(&mut self, i: usize, cell: u8) {
         let Some(net) = &self.gnn else { return };
+        if self.gnn_lines {
+            let (add, sub) = (self.gnn_line_rows(net, i, cell), self.gnn_line_rows(net, i, EMPTY));
+            self.gnn_line_pending.push(gnn::LineChange { add, sub });
+            return;
+        }
         let f = self.gnn_features(self.keys[i]);
         let (add, sub) = (Self::gnn_change_rows(net, cell, f), Self::gnn_change_rows(net, EMPTY, f));
         self.gnn_pending.push(gnn::Change { add, sub });
@@ -679,18 +739,31 @@ impl Board {
     /// Adds the pending changes to the net's sums.
     #[inline]
     fn gnn_flush(&mut self) {
-        if self.gnn_pending.is_empty() {
+        if self.gnn_pending.is_empty() && self.gnn_line_pending.is_empty() {
             return;
         }
         if let Some(net) = &self.gnn {
-            net.apply(&mut self.gnn_sums, &self.gnn_pending);
+            if !self.gnn_pending.is_empty() {
+                net.apply(&mut self.gnn_sums, &self.gnn_pending);
+            }
+            if !self.gnn_line_pending.is_empty() {
+                net.apply_lines(&mut self.gnn_sums, &self.gnn_line_pending);
+            }
         }
         self.gnn_pending.clear();
+        self.gnn_line_pending.clear();
     }
 
     /// Counts point `i` into the net's sums (the board's rebuild).
     fn gnn_enter(&mut self, i: usize) {
         let Some(net) = &self.gnn else { return };
+        if self.gnn_lines {
+            let rows = self.gnn_line_rows(net, i, self.cells[i]);
+            for (v, rows) in rows.into_iter().enumerate() {
+                net.add_line_point(&mut self.gnn_sums[v], rows);
+            }
+            return;
+        }
         let f = self.gnn_features(self.keys[i]);
         for v in 0..2 {
             net.add_point(&mut self.gnn_sums[v], Self::gnn_rows(net, self.cells[i], f, v));
@@ -701,8 +774,10 @@ impl Board {
     /// cannot keep sums for (`Gnn::searchable`) counts as `None`.
     pub fn set_net(&mut self, net: Option<Arc<Gnn>>) {
         self.gnn = net.filter(|n| n.searchable());
+        self.gnn_lines = self.gnn.as_ref().is_some_and(|n| n.lines);
         self.gnn_sums = [[0; gnn::kernel::DIM]; 2];
         self.gnn_pending.clear();
+        self.gnn_line_pending.clear();
         for y in 0..self.height {
             for x in 0..self.width {
                 let i = self.index(x, y);

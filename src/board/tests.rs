@@ -323,3 +323,59 @@ fn a_single_five_point_is_named_without_a_scan() {
     assert_eq!(b.single_five_point(Color::Black), None);
     assert_consistent(&b);
 }
+
+/// A lines net's sums, kept through moves, undos and unvalued moves, are a rebuild's, and its
+/// value is the reference forward pass's over the board's line classes.
+#[test]
+fn a_lines_nets_sums_follow_every_move() {
+    use crate::eval::gnn::{self, Point};
+    for (n, &rule) in RULES.iter().enumerate() {
+        for (dim, size) in [(16, 15), (32, 9)] {
+            let net = std::sync::Arc::new(gnn::random_lines_net(dim, 8, 2000, n % 2 == 0, n as u64));
+            let mut b = Board::new(size, size, rule);
+            b.set_net(Some(net.clone()));
+            assert!(b.net().is_some());
+            let mut state = 70 + n as u64;
+            let mut depth = 0;
+            for step in 0..300 {
+                let mut empties = Vec::new();
+                b.for_each_empty(|p| empties.push(p));
+                let grow = depth < 3 || (depth < 40 && !splitmix64(&mut state).is_multiple_of(3));
+                if grow && !empties.is_empty() {
+                    let p = empties[(splitmix64(&mut state) % empties.len() as u64) as usize];
+                    if splitmix64(&mut state).is_multiple_of(4) {
+                        // An unvalued move and its undo leave the sums as they were.
+                        b.make_unvalued(p);
+                        b.undo_unvalued();
+                    }
+                    b.make(p);
+                    depth += 1;
+                } else if depth > 0 {
+                    b.undo();
+                    depth -= 1;
+                }
+                let value = b.evaluate();
+                let mut fresh = b.clone();
+                fresh.rebuild_patterns();
+                fresh.gnn_flush();
+                assert_eq!(b.gnn_sums, fresh.gnn_sums, "{rule:?} D {dim} step {step}: sums drifted");
+                let me = b.side_to_move();
+                let mut points = Vec::new();
+                for y in 0..size {
+                    for x in 0..size {
+                        let q = b.pos(x as i64, y as i64).expect("on board");
+                        points.push(match b.get(q) {
+                            None => Point::Lines(b.line_classes(q, me)),
+                            Some(c) if c == me => Point::OwnStone,
+                            Some(_) => Point::OppStone,
+                        });
+                    }
+                }
+                let logit = net.forward(&points).expect("classes in range").value;
+                let expect = ((i64::from(logit) * i64::from(gnn::VALUE_UNITS)) >> net.q_act) as i32;
+                let classic = if net.residual { b.classic_value() } else { 0 };
+                assert_eq!(value, classic + expect, "{rule:?} D {dim} step {step}");
+            }
+        }
+    }
+}

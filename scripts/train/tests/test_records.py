@@ -81,6 +81,37 @@ class RecordsTest(unittest.TestCase):
                     row = SHAPES if cell == stm else SHAPES + 1
                     self.assertEqual((own[i, p], opp[i, p], empty[i, p]), (row, row, False))
 
+    def test_line_classes_follow_their_records_and_stones_take_their_rows(self) -> None:
+        from train import fixture
+        with tempfile.TemporaryDirectory() as tmp:
+            path = Path(tmp) / "f.grn1"
+            chunks = fixture.positions()
+            records.write(path, fixture.SHAPES, chunks)
+            classes = fixture.line_classes(chunks)
+            fixture.write_lines(records.line_path(path), fixture.LINE_CLASSES, classes)
+            data = records.read([path], with_lines=True)
+            self.assertEqual(data.line_count, fixture.LINE_CLASSES)
+            for (w, h, _), want in zip(fixture.BOARDS, classes):
+                np.testing.assert_array_equal(data.groups[(w, h)].lines, want)
+            recs, lines = data.groups[(9, 9)].records, data.groups[(9, 9)].lines
+            rows, empty = records.line_inputs(recs, lines, 60)
+            for i, r in enumerate(recs):
+                for p in range(81):
+                    cell = r["cells"][p]
+                    if cell == 0:
+                        self.assertEqual(list(rows[i, p]), list(lines[i, p]))
+                    else:
+                        stone = 60 if cell == r["to_move"] else 61
+                        self.assertEqual((list(rows[i, p]), bool(empty[i, p])), ([stone, 0, 0, 0], False))
+            # A side file that does not fit its records, or is not one.
+            raw = records.line_path(path).read_bytes()
+            records.line_path(path).write_bytes(raw[:-2])
+            with self.assertRaisesRegex(records.RecordError, r"f\.glf1: \d+ bytes for 7 records"):
+                records.read([path], with_lines=True)
+            records.line_path(path).write_bytes(b"GRN1" + raw[4:])
+            with self.assertRaisesRegex(records.RecordError, "not a GLF1 file"):
+                records.read([path], with_lines=True)
+
     def test_truncated_file_names_file_and_offset(self) -> None:
         data = self.path.read_bytes()
         cut = self.dir / "cut.grn1"

@@ -49,9 +49,29 @@ class ReferenceTest(unittest.TestCase):
             gnn.write(path, q)
             self.assertEqual(gnn.read(path).flags, gnn.FLAG_RESIDUAL)
             data = bytearray(path.read_bytes())
-            data[gnn.HEADER.fields["flags"][1]] = 2
+            data[gnn.HEADER.fields["flags"][1]] = 4
             path.write_bytes(data)
-            with self.assertRaisesRegex(gnn.GnnError, "flags 2"):
+            with self.assertRaisesRegex(gnn.GnnError, "flags 4"):
+                gnn.read(path)
+
+    def test_a_lines_net_round_trips_with_its_one_table_bounded(self) -> None:
+        params = {name: np.full(shape(SHAPES, 4, 4), 0.5) for name, _, shape in gnn.arrays_of(gnn.FLAG_LINES)}
+        params["emb_own"][3, 1] = 9.0  # beyond +-8191 / 1024: clipped
+        q, clipped = gnn.quantize(params, flags=gnn.FLAG_LINES)
+        self.assertEqual(clipped, 1)  # the entry; row 0 is set to zero, not counted
+        self.assertEqual(int(q.emb_own[3, 1]), gnn.LINE_ENTRY_MAX)
+        self.assertFalse(q.emb_own[0].any())
+        self.assertNotIn("emb_opp", q.arrays)
+        with tempfile.TemporaryDirectory() as tmp:
+            path = Path(tmp) / "l.gnn1"
+            gnn.write(path, q)
+            back = gnn.read(path)
+            self.assertEqual(back.flags, gnn.FLAG_LINES)
+            np.testing.assert_array_equal(back.emb_own, q.emb_own)
+            data = bytearray(path.read_bytes())
+            data[gnn.HEADER.itemsize] = 1  # row 0's first entry
+            path.write_bytes(data)
+            with self.assertRaisesRegex(gnn.GnnError, "row 0 not zero"):
                 gnn.read(path)
 
     def test_overflow_is_refused(self) -> None:
@@ -80,7 +100,8 @@ class ReferenceTest(unittest.TestCase):
     def test_fixture_regenerates_identically(self) -> None:
         with tempfile.TemporaryDirectory() as tmp:
             fixture.make(Path(tmp))
-            for name in ("net.gnn1", "positions.grn1", "expected.json"):
+            for name in ("net.gnn1", "positions.grn1", "expected.json", "lines.gnn1", "positions.glf1",
+                         "expected_lines.json"):
                 self.assertEqual((Path(tmp) / name).read_bytes(), (fixture.HERE / name).read_bytes(), name)
 
 

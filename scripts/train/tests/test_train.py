@@ -107,6 +107,32 @@ class TrainTest(unittest.TestCase):
             rc = train.main(["--data", str(data_path), "--epochs", "1", "--residual", "--out", str(out)])
         self.assertEqual(rc, 0)
         self.assertEqual(gnn.read(out).flags, gnn.FLAG_RESIDUAL)
+        # A lines net: the engine's line classes beside the data, trained, exported, compared
+        # with the float net, and searched with by the engine.
+        run = subprocess.run([str(GORIN), "line-features", str(data_path), str(records.line_path(data_path))],
+                             capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL)
+        self.assertEqual(run.returncode, 0, run.stderr)
+        lines = records.read([data_path], with_lines=True)
+        self.assertGreater(lines.line_count, 30000)
+        group = lines.groups[(9, 9)]
+        empty = group.records["cells"] == records.EMPTY
+        self.assertTrue((group.lines[empty] > 0).all() and (group.lines[~empty] == 0).all())
+        model, history = train.train(lines, epochs=1, batch=32, held_out=0.0, dim=16, log=quiet)
+        self.assertTrue(all(np.isfinite(history[0][1])))
+        q, _ = gnn.quantize(model.float_params(), flags=gnn.FLAG_LINES)
+        dv, dp = train.compare(model, q, lines)
+        self.assertLess(dv, EXPORT_BOUND)
+        self.assertLess(dp, EXPORT_BOUND)
+        out = self.dir / "lines.gnn1"
+        with redirect_stdout(io.StringIO()):
+            rc = train.main(["--data", str(data_path), "--epochs", "1", "--residual", "--lines", "--dim", "16",
+                             "--out", str(out)])
+        self.assertEqual(rc, 0)
+        self.assertEqual(gnn.read(out).flags, gnn.FLAG_RESIDUAL | gnn.FLAG_LINES)
+        run = subprocess.run([str(GORIN), "bench", "4", "--net", str(out)], capture_output=True, text=True,
+                             timeout=120, stdin=subprocess.DEVNULL)
+        self.assertEqual(run.returncode, 0, run.stderr)
+        self.assertIn("Bench:", run.stdout + run.stderr)
 
 
 if __name__ == "__main__":

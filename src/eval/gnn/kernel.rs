@@ -25,6 +25,20 @@ pub struct Change {
     pub sub: [[u16; 2]; 2],
 }
 
+/// One point's change in both views for a lines net (`FLAG_LINES`): the four rows of one
+/// table whose sum's activation it adds (`add[v]`) and the four whose it takes away.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct LineChange {
+    pub add: [[u16; 4]; 2],
+    pub sub: [[u16; 4]; 2],
+}
+
+impl LineChange {
+    fn last_row(&self) -> usize {
+        usize::from(self.add.iter().chain(&self.sub).flatten().copied().max().unwrap_or(0))
+    }
+}
+
 impl Change {
     fn last_row(&self) -> usize {
         usize::from(self.add.iter().chain(&self.sub).flatten().copied().max().unwrap_or(0))
@@ -73,6 +87,31 @@ impl Kernel {
             Kernel::Avx2 if dim == DIM => unsafe { apply_avx2::<2>(sums, own, opp, changes, top) },
             #[cfg(target_arch = "x86_64")]
             Kernel::Avx2 => unsafe { apply_avx2::<1>(sums, own, opp, changes, top) },
+        }
+    }
+
+    /// `sums[v] += h(c.add[v]) - h(c.sub[v])` as `apply`, each `h` the activation of the sum
+    /// of four rows of `table`. The caller keeps every entry within +/-8191 (`Gnn::from_bytes`
+    /// refuses a lines net otherwise), so that four of them sum exactly in i16.
+    #[inline]
+    pub fn apply_lines(
+        self,
+        sums: &mut [Sums; 2],
+        table: &[i16],
+        changes: &[LineChange],
+        dim: usize,
+        top: i16,
+    ) {
+        let rows = table.len() / dim;
+        assert!(supports(dim) && table.len() == rows * dim);
+        assert!(changes.iter().all(|c| c.last_row() < rows), "a row beyond the tables");
+        match self {
+            Kernel::Scalar => apply_lines_scalar(sums, table, changes, dim, top),
+            // Safety: as for `apply`.
+            #[cfg(target_arch = "x86_64")]
+            Kernel::Avx2 if dim == DIM => unsafe { apply_lines_avx2::<2>(sums, table, changes, top) },
+            #[cfg(target_arch = "x86_64")]
+            Kernel::Avx2 => unsafe { apply_lines_avx2::<1>(sums, table, changes, top) },
         }
     }
 
@@ -139,6 +178,66 @@ fn apply_scalar(sums: &mut [Sums; 2], own: &[i16], opp: &[i16], changes: &[Chang
             for (d, sum) in sums.iter_mut().take(dim).enumerate() {
                 *sum += activation(row(own, a_own, d), row(opp, a_opp, d), top)
                     - activation(row(own, s_own, d), row(opp, s_opp, d), top);
+            }
+        }
+    }
+}
+
+/// A lines net's activation in unit `d` of the rows `r` of `table`.
+#[inline]
+pub fn line_activation(table: &[i16], r: [u16; 4], dim: usize, d: usize, top: i16) -> i32 {
+    r.iter().map(|&r| i32::from(table[usize::from(r) * dim + d])).sum::<i32>().clamp(0, i32::from(top))
+}
+
+fn apply_lines_scalar(sums: &mut [Sums; 2], table: &[i16], changes: &[LineChange], dim: usize, top: i16) {
+    for c in changes {
+        for (v, sums) in sums.iter_mut().enumerate() {
+            for (d, sum) in sums.iter_mut().take(dim).enumerate() {
+                *sum += line_activation(table, c.add[v], dim, d, top)
+                    - line_activation(table, c.sub[v], dim, d, top);
+            }
+        }
+    }
+}
+
+/// `apply_lines` for D = 16 `HALVES`, as `apply_avx2`.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn apply_lines_avx2<const HALVES: usize>(
+    sums: &mut [Sums; 2],
+    table: &[i16],
+    changes: &[LineChange],
+    top: i16,
+) {
+    use std::arch::x86_64::*;
+    let zero = _mm256_setzero_si256();
+    let top = _mm256_set1_epi16(top);
+    let dim = 16 * HALVES;
+    let row = |r: u16, at: usize| {
+        _mm256_loadu_si256(table.as_ptr().add(usize::from(r) * dim + at) as *const __m256i)
+    };
+    let h = |r: [u16; 4], at: usize| {
+        let x = _mm256_add_epi16(
+            _mm256_add_epi16(row(r[0], at), row(r[1], at)),
+            _mm256_add_epi16(row(r[2], at), row(r[3], at)),
+        );
+        _mm256_min_epi16(_mm256_max_epi16(x, zero), top)
+    };
+    let mut acc = [[[zero; 2]; 2]; 2];
+    for c in changes {
+        for (view, (add, sub)) in acc.iter_mut().zip(c.add.into_iter().zip(c.sub)) {
+            for (half, a) in view.iter_mut().enumerate().take(HALVES) {
+                let delta = _mm256_sub_epi16(h(add, 16 * half), h(sub, 16 * half));
+                a[0] = _mm256_add_epi32(a[0], _mm256_cvtepi16_epi32(_mm256_castsi256_si128(delta)));
+                a[1] = _mm256_add_epi32(a[1], _mm256_cvtepi16_epi32(_mm256_extracti128_si256::<1>(delta)));
+            }
+        }
+    }
+    for (sums, view) in sums.iter_mut().zip(&acc) {
+        for (half, a) in view.iter().enumerate().take(HALVES) {
+            for (k, &a) in a.iter().enumerate() {
+                let out = sums.as_mut_ptr().add(16 * half + 8 * k) as *mut __m256i;
+                _mm256_storeu_si256(out, _mm256_add_epi32(_mm256_loadu_si256(out), a));
             }
         }
     }
@@ -228,6 +327,35 @@ mod tests {
                 let top = [1024, 1, 16384, 32767][round % 4];
                 apply_scalar(&mut scalar, &own, &opp, &changes, dim, top);
                 kernel.apply(&mut fast, &own, &opp, &changes, dim, top);
+                assert_eq!(scalar, fast, "D {dim} round {round} with {kernel:?}");
+            }
+            for view in &scalar {
+                assert!(view[..dim].iter().all(|&s| s != 0), "D {dim}: some sums never moved");
+                assert!(view[dim..].iter().all(|&s| s == 0), "D {dim}: a sum beyond D moved");
+            }
+        }
+    }
+
+    #[test]
+    fn every_lines_kernel_agrees_with_the_scalar_definition() {
+        let kernel = Kernel::detect();
+        for dim in [DIM, DIM / 2] {
+            let mut seed = 11u64;
+            // A table of 40 rows within +/-8191, as a lines net's are.
+            let table: Vec<i16> = (0..40).flat_map(|_| rows(&mut seed, dim)).map(|v| v / 4).collect();
+            let (mut scalar, mut fast) = ([[0i32; DIM]; 2], [[0i32; DIM]; 2]);
+            for round in 0..500 {
+                let r = rows(&mut seed, 16);
+                let row = |k: usize| (r[k % 16] as u16) % 40;
+                let changes: Vec<LineChange> = (0..round % 50)
+                    .map(|i| LineChange {
+                        add: [[0, 1, 2, 3].map(|k| row(i + k)), [4, 5, 6, 7].map(|k| row(i + k))],
+                        sub: [[8, 9, 10, 11].map(|k| row(i + k)), [12, 13, 14, 15].map(|k| row(i + k))],
+                    })
+                    .collect();
+                let top = [1024, 1, 16384, 32767][round % 4];
+                apply_lines_scalar(&mut scalar, &table, &changes, dim, top);
+                kernel.apply_lines(&mut fast, &table, &changes, dim, top);
                 assert_eq!(scalar, fast, "D {dim} round {round} with {kernel:?}");
             }
             for view in &scalar {

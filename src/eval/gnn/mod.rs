@@ -9,11 +9,12 @@
 //! net each rule and board size uses.
 
 pub mod kernel;
+pub mod lines;
 pub mod select;
 
 use crate::eval::SHAPE_COUNT;
 use crate::types::Color;
-pub use kernel::Change;
+pub use kernel::{Change, LineChange};
 use kernel::{Kernel, Sums, DIM};
 use std::fmt;
 
@@ -28,6 +29,12 @@ pub const HEADER_BYTES: usize = 24;
 const OUTPUTS: u16 = 1;
 /// Header flag: the value is a correction added to the classic evaluation (`--residual`).
 pub const FLAG_RESIDUAL: u16 = 1;
+/// Header flag: a lines net. Its points read the four line classes of `lines` (`shape_count`
+/// is their number) through one table instead of two shape indices through two; every table
+/// entry lies within +/-`LINE_ENTRY_MAX` and row 0 is zero.
+pub const FLAG_LINES: u16 = 2;
+/// Largest table entry of a lines net: four sum exactly in i16.
+pub const LINE_ENTRY_MAX: i16 = 8191;
 /// Largest scale exponents accepted: with activations at most 2^20 a sum over the largest
 /// board (32 x 32 = 2^10 points) still fits i32. The trainer writes 10 and 10.
 const MAX_Q: u8 = 20;
@@ -84,6 +91,8 @@ fn error<T>(message: String) -> Result<T, GnnError> {
 pub enum Point {
     /// An empty point: its shape index for the side to move and for the other side.
     Empty { own: u16, opp: u16 },
+    /// An empty point of a lines net: its four line classes from the side to move's view.
+    Lines([u16; 4]),
     /// A stone of the side to move (table row S in both tables).
     OwnStone,
     /// A stone of the other side (table row S + 1 in both tables).
@@ -122,6 +131,8 @@ pub struct Gnn {
     pub q_weight: u32,
     /// The value corrects the classic evaluation instead of replacing it (`FLAG_RESIDUAL`).
     pub residual: bool,
+    /// A lines net (`FLAG_LINES`): `emb_own` is its one table, `emb_opp` is empty.
+    pub lines: bool,
     kernel: Kernel,
     /// (S + 2) x D, row-major: row = shape index, S own stone, S + 1 other stone.
     emb_own: Vec<i16>,
@@ -234,18 +245,21 @@ impl Gnn {
         let q_weight = r.u8("q_weight")?;
         let flags = r.u16("flags")?;
         let payload = r.u32("payload")? as usize;
-        if outputs != OUTPUTS || flags & !FLAG_RESIDUAL != 0 {
+        let known = FLAG_RESIDUAL | FLAG_LINES;
+        if outputs != OUTPUTS || flags & !known != 0 {
             return error(format!(
-                "outputs {outputs} / flags {flags} (expected {OUTPUTS} / {FLAG_RESIDUAL} at most)"
+                "outputs {outputs} / flags {flags} (expected {OUTPUTS} / {known} at most)"
             ));
         }
+        let lines = flags & FLAG_LINES != 0;
+        let tables = if lines { 1 } else { 2 };
         if q_act > MAX_Q || !(1..=MAX_Q).contains(&q_weight) {
             return error(format!("q_act {q_act} / q_weight {q_weight} (allowed 0..={MAX_Q} / 1..={MAX_Q})"));
         }
         // Sizes in u64 (a u32 shape_count times a u16 width cannot overflow it).
         let rows = shape_count as u64 + 2;
         let (d, h) = (dim as u64, hidden as u64);
-        let need = 2 * (2 * rows * d) + 2 * d + 4 + 2 * h * d + 4 * h + 2 * h + 4;
+        let need = tables * (2 * rows * d) + 2 * d + 4 + 2 * h * d + 4 * h + 2 * h + 4;
         if payload as u64 != need || (data.len() - HEADER_BYTES) as u64 != need {
             return error(format!(
                 "{} bytes, header says {}, the arrays need {}",
@@ -262,9 +276,10 @@ impl Gnn {
             q_act: u32::from(q_act),
             q_weight: u32::from(q_weight),
             residual: flags & FLAG_RESIDUAL != 0,
+            lines,
             kernel: Kernel::detect(),
             emb_own: r.i16s(table, "emb_own")?,
-            emb_opp: r.i16s(table, "emb_opp")?,
+            emb_opp: if lines { Vec::new() } else { r.i16s(table, "emb_opp")? },
             policy_w: r.i16s(dim, "policy_w")?,
             policy_b: r.i32s(1, "policy_b")?[0],
             value1_w: r.i16s(hidden * dim, "value1_w")?,
@@ -273,6 +288,14 @@ impl Gnn {
             value2_b: r.i32s(1, "value2_b")?[0],
         };
         net.check_bounds()?;
+        if lines {
+            if net.emb_own.iter().any(|&x| x.abs() > LINE_ENTRY_MAX) {
+                return error(format!("a lines table entry beyond +/-{LINE_ENTRY_MAX}"));
+            }
+            if net.emb_own.iter().take(dim).any(|&x| x != 0) {
+                return error("a lines table whose row 0 is not zero".to_owned());
+            }
+        }
         Ok(net)
     }
 
@@ -316,7 +339,13 @@ impl Gnn {
         let most_shapes = usize::from(u16::MAX) - 1;
         if !kernel::supports(self.dim) {
             Some(format!("D = {} (the search needs {} or {})", self.dim, DIM, DIM / 2))
-        } else if self.shape_count < SHAPE_COUNT {
+        } else if self.lines && self.shape_count != lines::CLASS_COUNT {
+            Some(format!(
+                "{} line classes (the board's windows have {})",
+                self.shape_count,
+                lines::CLASS_COUNT
+            ))
+        } else if !self.lines && self.shape_count < SHAPE_COUNT {
             Some(format!("{} shapes (the board's features need {SHAPE_COUNT})", self.shape_count))
         } else if self.shape_count > most_shapes {
             Some(format!("{} shapes (the search takes at most {most_shapes})", self.shape_count))
@@ -342,6 +371,21 @@ impl Gnn {
     pub fn apply(&self, sums: &mut [Sums; 2], changes: &[Change]) {
         let top = (1i32 << self.q_act) as i16;
         self.kernel.apply(sums, &self.emb_own, &self.emb_opp, changes, self.dim, top);
+    }
+
+    /// `apply` for a lines net's changes.
+    #[inline]
+    pub fn apply_lines(&self, sums: &mut [Sums; 2], changes: &[LineChange]) {
+        let top = (1i32 << self.q_act) as i16;
+        self.kernel.apply_lines(sums, &self.emb_own, changes, self.dim, top);
+    }
+
+    /// `sums += h(rows)` for one point of a lines net (a board's rebuild).
+    pub fn add_line_point(&self, sums: &mut Sums, rows: [u16; 4]) {
+        let top = (1i32 << self.q_act) as i16;
+        for (d, sum) in sums.iter_mut().take(self.dim).enumerate() {
+            *sum += kernel::line_activation(&self.emb_own, rows, self.dim, d, top);
+        }
     }
 
     /// `sums += h(rows)` for one point (a board's rebuild).
@@ -415,9 +459,31 @@ impl Gnn {
         }
     }
 
+    /// A point's sum of table rows before the activation: two rows of the two tables, or a
+    /// lines net's four of its one (a stone's row and three zero rows).
+    fn preactivation(&self, p: Point) -> Result<Vec<i32>, GnnError> {
+        let dim = self.dim;
+        let row = |table: &[i16], r: usize, d: usize| i32::from(table[r * dim + d]);
+        if self.lines {
+            let rows = match p {
+                Point::Lines(c) if c.iter().all(|&c| usize::from(c) < self.shape_count) => c.map(usize::from),
+                Point::Lines(c) => {
+                    return error(format!("line class {:?} >= {}", c, self.shape_count));
+                }
+                Point::OwnStone => [self.shape_count, 0, 0, 0],
+                Point::OppStone => [self.shape_count + 1, 0, 0, 0],
+                Point::Empty { .. } => return error("a shape point given to a lines net".to_owned()),
+            };
+            return Ok((0..dim).map(|d| rows.iter().map(|&r| row(&self.emb_own, r, d)).sum()).collect());
+        }
+        let (own, opp) = self.rows(p)?;
+        Ok((0..dim).map(|d| row(&self.emb_own, own, d) + row(&self.emb_opp, opp, d)).collect())
+    }
+
     /// The table row of a point (both tables use the same row).
     fn rows(&self, p: Point) -> Result<(usize, usize), GnnError> {
         match p {
+            Point::Lines(_) => error("a lines point given to a shapes net".to_owned()),
             Point::Empty { own, opp } => {
                 let (own, opp) = (usize::from(own), usize::from(opp));
                 if own >= self.shape_count || opp >= self.shape_count {
@@ -446,17 +512,15 @@ impl Gnn {
         let mut policy = Vec::with_capacity(points.len());
         let mut h = vec![0i32; dim];
         for &p in points {
-            // 1. The two table rows summed, clipped to [0, 2^q_act] (clipped ReLU).
-            let (own, opp) = self.rows(p)?;
-            let (own, opp) =
-                (&self.emb_own[own * dim..(own + 1) * dim], &self.emb_opp[opp * dim..(opp + 1) * dim]);
+            // 1. The table rows summed, clipped to [0, 2^q_act] (clipped ReLU).
+            let pre = self.preactivation(p)?;
             for d in 0..dim {
-                h[d] = (i32::from(own[d]) + i32::from(opp[d])).clamp(0, top);
+                h[d] = pre[d].clamp(0, top);
                 sums[d] += h[d];
             }
             // 2. Policy on empty points: a dot product plus the bias, back to scale 2^q_act.
             policy.push(match p {
-                Point::Empty { .. } => {
+                Point::Empty { .. } | Point::Lines(_) => {
                     let dot: i32 = h.iter().zip(&self.policy_w).map(|(&x, &w)| x * i32::from(w)).sum();
                     Some(shift_round(self.policy_b + dot, self.q_weight))
                 }
@@ -465,6 +529,41 @@ impl Gnn {
         }
         Ok(Output { value: self.value_head(&sums, points.len()), policy })
     }
+}
+
+/// A lines net of width `dim` with random weights (tests): table entries within +/-`spread`,
+/// row 0 zero, small dense weights.
+#[cfg(test)]
+pub fn random_lines_net(dim: usize, hidden: usize, spread: i16, residual: bool, seed: u64) -> Gnn {
+    let mut state = seed;
+    let mut next =
+        |range: i32| (crate::board::splitmix64(&mut state) % (2 * range as u64 + 1)) as i32 - range;
+    let mut payload = Vec::new();
+    let i16s = |payload: &mut Vec<u8>, n: usize, range: i32, next: &mut dyn FnMut(i32) -> i32| {
+        for _ in 0..n {
+            payload.extend_from_slice(&(next(range) as i16).to_le_bytes());
+        }
+    };
+    payload.extend(std::iter::repeat_n(0u8, 2 * dim));
+    i16s(&mut payload, (lines::CLASS_COUNT + 1) * dim, i32::from(spread), &mut next);
+    i16s(&mut payload, dim, 300, &mut next);
+    payload.extend_from_slice(&next(1000).to_le_bytes());
+    i16s(&mut payload, hidden * dim, 300, &mut next);
+    for _ in 0..hidden {
+        payload.extend_from_slice(&next(100_000).to_le_bytes());
+    }
+    i16s(&mut payload, hidden, 600, &mut next);
+    payload.extend_from_slice(&next(1000).to_le_bytes());
+    let flags = FLAG_LINES | if residual { FLAG_RESIDUAL } else { 0 };
+    let header = Header {
+        dim: dim as u16,
+        shape_count: lines::CLASS_COUNT as u32,
+        hidden: hidden as u16,
+        q_act: 10,
+        q_weight: 10,
+        flags,
+    };
+    Gnn::from_bytes(&header.file(&payload)).expect("a valid lines net")
 }
 
 #[cfg(test)]
@@ -497,7 +596,7 @@ mod tests {
                 hidden: net.hidden as u16,
                 q_act: net.q_act as u8,
                 q_weight: net.q_weight as u8,
-                flags: if net.residual { FLAG_RESIDUAL } else { 0 },
+                flags: if net.residual { FLAG_RESIDUAL } else { 0 } | if net.lines { FLAG_LINES } else { 0 },
             };
             assert_eq!(header.file(&bytes[HEADER_BYTES..]), bytes);
         }
@@ -580,6 +679,48 @@ mod tests {
     fn shift_round_rounds_half_up() {
         assert_eq!([-3, -2, -1, 1, 2, 3].map(|x| shift_round(x, 1)), [-1, -1, 0, 1, 1, 2]);
         assert_eq!(shift_round(i32::MAX, 10), 2_097_152);
+    }
+
+    #[test]
+    fn lines_nets_read_and_refuse_what_the_search_could_not_sum() {
+        let net = random_lines_net(16, 8, 2000, false, 1);
+        assert!(net.lines && net.searchable());
+        let bytes = Header {
+            dim: 16,
+            shape_count: lines::CLASS_COUNT as u32,
+            hidden: 8,
+            q_act: 10,
+            q_weight: 10,
+            flags: FLAG_LINES,
+        }
+        .file(&[]);
+        assert!(Gnn::from_bytes(&bytes).is_err(), "no arrays");
+        // A table entry beyond +/-8191, and a row 0 that is not zero.
+        let good = {
+            let mut out = Vec::new();
+            out.extend(std::iter::repeat_n(0u8, 2 * 16 * (lines::CLASS_COUNT + 2)));
+            out.extend(std::iter::repeat_n(0u8, 2 * 16 + 4 + 2 * 8 * 16 + 4 * 8 + 2 * 8 + 4));
+            out
+        };
+        let header = Header {
+            dim: 16,
+            shape_count: lines::CLASS_COUNT as u32,
+            hidden: 8,
+            q_act: 10,
+            q_weight: 10,
+            flags: FLAG_LINES,
+        };
+        assert!(Gnn::from_bytes(&header.file(&good)).is_ok());
+        for (at, value) in [(2 * 16 * 5, 8192i16), (2 * 16 * 5, -8192), (2 * 3, 1)] {
+            let mut bad = good.clone();
+            bad[at..at + 2].copy_from_slice(&value.to_le_bytes());
+            assert!(Gnn::from_bytes(&header.file(&bad)).is_err(), "entry {value} at byte {at}");
+        }
+        // Shape points are not a lines net's inputs, nor line points a shapes net's.
+        assert!(net.forward(&[Point::Empty { own: 1, opp: 1 }]).is_err());
+        assert!(net.forward(&[Point::Lines([1, 2, 3, lines::CLASS_COUNT as u16])]).is_err());
+        let shapes = Gnn::from_bytes(&tiny(10, &tiny_numbers())).expect("valid");
+        assert!(shapes.forward(&[Point::Lines([1, 1, 1, 1])]).is_err());
     }
 
     #[test]
