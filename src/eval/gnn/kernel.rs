@@ -200,7 +200,7 @@ fn apply_lines_scalar(sums: &mut [Sums; 2], table: &[i16], changes: &[LineChange
     }
 }
 
-/// `apply_lines` for D = 16 `HALVES`, as `apply_avx2`.
+/// `apply_lines` for D = 16 `HALVES`.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
 unsafe fn apply_lines_avx2<const HALVES: usize>(
@@ -216,6 +216,7 @@ unsafe fn apply_lines_avx2<const HALVES: usize>(
     let row = |r: u16, at: usize| {
         _mm256_loadu_si256(table.as_ptr().add(usize::from(r) * dim + at) as *const __m256i)
     };
+    // Four entries within +/-8191 sum exactly in i16.
     let h = |r: [u16; 4], at: usize| {
         let x = _mm256_add_epi16(
             _mm256_add_epi16(row(r[0], at), row(r[1], at)),
@@ -223,29 +224,12 @@ unsafe fn apply_lines_avx2<const HALVES: usize>(
         );
         _mm256_min_epi16(_mm256_max_epi16(x, zero), top)
     };
-    let mut acc = [[[zero; 2]; 2]; 2];
-    for c in changes {
-        for (view, (add, sub)) in acc.iter_mut().zip(c.add.into_iter().zip(c.sub)) {
-            for (half, a) in view.iter_mut().enumerate().take(HALVES) {
-                let delta = _mm256_sub_epi16(h(add, 16 * half), h(sub, 16 * half));
-                a[0] = _mm256_add_epi32(a[0], _mm256_cvtepi16_epi32(_mm256_castsi256_si128(delta)));
-                a[1] = _mm256_add_epi32(a[1], _mm256_cvtepi16_epi32(_mm256_extracti128_si256::<1>(delta)));
-            }
-        }
-    }
-    for (sums, view) in sums.iter_mut().zip(&acc) {
-        for (half, a) in view.iter().enumerate().take(HALVES) {
-            for (k, &a) in a.iter().enumerate() {
-                let out = sums.as_mut_ptr().add(16 * half + 8 * k) as *mut __m256i;
-                _mm256_storeu_si256(out, _mm256_add_epi32(_mm256_loadu_si256(out), a));
-            }
-        }
-    }
+    add_deltas_avx2::<HALVES, _>(sums, changes, |c: &LineChange, v, at| {
+        _mm256_sub_epi16(h(c.add[v], at), h(c.sub[v], at))
+    });
 }
 
-/// `apply` for D = 16 `HALVES`. The changes of a move are summed in registers and added to
-/// the sums once: one call a point, each loading and storing the sums, made every point wait
-/// for the last one's store.
+/// `apply` for D = 16 `HALVES`.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
 unsafe fn apply_avx2<const HALVES: usize>(
@@ -266,13 +250,30 @@ unsafe fn apply_avx2<const HALVES: usize>(
         );
         _mm256_min_epi16(_mm256_max_epi16(x, zero), top)
     };
+    add_deltas_avx2::<HALVES, _>(sums, changes, |c: &Change, v, at| {
+        _mm256_sub_epi16(h(c.add[v], at), h(c.sub[v], at))
+    });
+}
+
+/// `sums[v] += delta(c, v, at)` over every change `c`, both views `v` and the 16 units from `at`
+/// of each half. The changes of a move are summed in registers and added to the sums once: one
+/// call a point, each loading and storing the sums, made every point wait for the last one's
+/// store. `delta` is a difference of two activations, which fits i16.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+#[inline]
+unsafe fn add_deltas_avx2<const HALVES: usize, C>(
+    sums: &mut [Sums; 2],
+    changes: &[C],
+    delta: impl Fn(&C, usize, usize) -> std::arch::x86_64::__m256i,
+) {
+    use std::arch::x86_64::*;
     // Per view and half: eight i32 sums for the half's low units, eight for its high ones.
-    let mut acc = [[[zero; 2]; 2]; 2];
+    let mut acc = [[[_mm256_setzero_si256(); 2]; 2]; 2];
     for c in changes {
-        for (view, (add, sub)) in acc.iter_mut().zip(c.add.into_iter().zip(c.sub)) {
+        for (v, view) in acc.iter_mut().enumerate() {
             for (half, a) in view.iter_mut().enumerate().take(HALVES) {
-                // The difference of two activations fits i16; widened eight at a time.
-                let delta = _mm256_sub_epi16(h(add, 16 * half), h(sub, 16 * half));
+                let delta = delta(c, v, 16 * half);
                 a[0] = _mm256_add_epi32(a[0], _mm256_cvtepi16_epi32(_mm256_castsi256_si128(delta)));
                 a[1] = _mm256_add_epi32(a[1], _mm256_cvtepi16_epi32(_mm256_extracti128_si256::<1>(delta)));
             }

@@ -685,23 +685,6 @@ mod tests {
     fn lines_nets_read_and_refuse_what_the_search_could_not_sum() {
         let net = random_lines_net(16, 8, 2000, false, 1);
         assert!(net.lines && net.searchable());
-        let bytes = Header {
-            dim: 16,
-            shape_count: lines::CLASS_COUNT as u32,
-            hidden: 8,
-            q_act: 10,
-            q_weight: 10,
-            flags: FLAG_LINES,
-        }
-        .file(&[]);
-        assert!(Gnn::from_bytes(&bytes).is_err(), "no arrays");
-        // A table entry beyond +/-8191, and a row 0 that is not zero.
-        let good = {
-            let mut out = Vec::new();
-            out.extend(std::iter::repeat_n(0u8, 2 * 16 * (lines::CLASS_COUNT + 2)));
-            out.extend(std::iter::repeat_n(0u8, 2 * 16 + 4 + 2 * 8 * 16 + 4 * 8 + 2 * 8 + 4));
-            out
-        };
         let header = Header {
             dim: 16,
             shape_count: lines::CLASS_COUNT as u32,
@@ -710,6 +693,10 @@ mod tests {
             q_weight: 10,
             flags: FLAG_LINES,
         };
+        assert!(Gnn::from_bytes(&header.file(&[])).is_err(), "no arrays");
+        // All zero: valid. Then a table entry beyond +/-8191, and a row 0 that is not zero.
+        let mut good = vec![0u8; 2 * 16 * (lines::CLASS_COUNT + 2)];
+        good.extend(std::iter::repeat_n(0u8, 2 * 16 + 4 + 2 * 8 * 16 + 4 * 8 + 2 * 8 + 4));
         assert!(Gnn::from_bytes(&header.file(&good)).is_ok());
         for (at, value) in [(2 * 16 * 5, 8192i16), (2 * 16 * 5, -8192), (2 * 3, 1)] {
             let mut bad = good.clone();
