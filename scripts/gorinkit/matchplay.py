@@ -852,7 +852,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--rect", default=None, metavar="W,H",
                    help="rectangular board W wide, H high (RECTSTART W,H; overrides --size; random openings only)")
     p.add_argument("--rule", type=int, default=0, choices=sorted(RULE_NAMES), help="INFO rule value")
-    p.add_argument("--turn-ms", type=int, default=200, help="INFO timeout_turn, and the per-move limit (0: none)")
+    p.add_argument("--turn-ms", type=int, default=200, help="INFO timeout_turn, and the per-move limit (0: none; but a brain told timeout_turn 0 "
+                        "answers at once, Gorin from a shallow search: for a node limit, give a turn "
+                        "long enough for it with --info max_node=N)")
     p.add_argument("--match-ms", type=int, default=None, help="INFO timeout_match (default: none, sends 0)")
     p.add_argument("--tolerance-ms", type=int, default=1000, help="a reply this much past the limit loses")
     p.add_argument("--max-memory", type=int, default=DEFAULT_MAX_MEMORY, help="INFO max_memory bytes")
