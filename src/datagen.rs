@@ -435,18 +435,6 @@ fn point_line_classes(b: &Board, q: Pos) -> [u16; 4] {
     }
 }
 
-/// The inputs of a lines net for the position `b`, row-major, as the trainer reads them.
-pub fn gnn_line_points(b: &Board) -> Vec<gnn::Point> {
-    let me = b.side_to_move();
-    row_major(b)
-        .map(|q| match b.get(q) {
-            None => gnn::Point::Lines(point_line_classes(b, q)),
-            Some(c) if c == me => gnn::Point::OwnStone,
-            Some(_) => gnn::Point::OppStone,
-        })
-        .collect()
-}
-
 /// A GRN1 file's bytes with each record's features recomputed from its cells (`run_features`).
 pub fn with_features(bytes: &[u8]) -> Result<Vec<u8>> {
     let (_, records) = read_records(bytes)?;

@@ -57,12 +57,6 @@ def line_classes(chunks: list[np.ndarray]) -> list[np.ndarray]:
     return out
 
 
-def write_lines(path: Path, count: int, chunks: list[np.ndarray]) -> None:
-    """A GLF1 file (records.read_lines): the header, then every record's classes in order."""
-    header = records.LINE_MAGIC + np.array([1, records.LINE_REACH], "<u2").tobytes() + np.array([count], "<u4").tobytes()
-    path.write_bytes(header + b"".join(np.ascontiguousarray(c, "<u2").tobytes() for c in chunks))
-
-
 def positions() -> list[np.ndarray]:
     rng = np.random.default_rng(34)
     return [synth.positions(rng, k, w, h, SHAPES, exploration=0.0) for w, h, k in BOARDS]
@@ -93,7 +87,7 @@ def make(folder: Path) -> None:
     (folder / "expected.json").write_text(json.dumps(doc, separators=(",", ":")) + "\n")
     ql, classes = lines_net(), line_classes(chunks)
     gnn.write(folder / "lines.gnn1", ql)
-    write_lines(folder / "positions.glf1", LINE_CLASSES, classes)
+    records.write_lines(folder / "positions.glf1", LINE_CLASSES, classes)
     doc = {"net": "lines.gnn1", "positions": "positions.grn1", "lines": "positions.glf1",
            "outputs": outputs(ql, chunks, classes)}
     (folder / "expected_lines.json").write_text(json.dumps(doc, separators=(",", ":")) + "\n")

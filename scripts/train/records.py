@@ -147,6 +147,13 @@ def read_lines(path: str | Path, spans: list[tuple[int, int, int]]) -> tuple[int
     return count, data, starts
 
 
+def write_lines(path: str | Path, count: int, chunks: list[np.ndarray]) -> None:
+    """A GLF1 file (read_lines) of `count` classes: the header, then every record's classes in
+    order, each chunk [records, points, 4]. The engine writes the real ones (`line-features`)."""
+    header = LINE_MAGIC + np.array([1, LINE_REACH], "<u2").tobytes() + np.array([count], "<u4").tobytes()
+    Path(path).write_bytes(header + b"".join(np.ascontiguousarray(c, "<u2").tobytes() for c in chunks))
+
+
 def read(paths: list[str | Path], with_static: bool = False, with_lines: bool = False) -> Dataset:
     """All records of `paths`, grouped by board size; every file must have the same shape_count.
     `with_static`: also each file's classic evaluations (`static_path`), into `Group.static`;

@@ -655,8 +655,13 @@ impl Board {
     /// The four line classes (`gnn::lines`) of the empty point `p` from `color`'s view, in
     /// direction order; the lines nets read them, and the training records' side files carry them.
     pub fn line_classes(&self, p: Pos, color: Color) -> [u16; 4] {
-        let v = color as usize;
-        self.codes[p.index()].map(|code| self.line_classes[pattern::window_index(code, gnn::lines::REACH)][v])
+        self.window_classes(p.index()).map(|c| c[color as usize])
+    }
+
+    /// Point `i`'s four line windows' classes, each from black's view and from white's.
+    #[inline]
+    fn window_classes(&self, i: usize) -> [[u16; 2]; 4] {
+        self.codes[i].map(|code| self.line_classes[pattern::window_index(code, gnn::lines::REACH)])
     }
 
     /// The (own, opp) table rows, in the view of side `v` to move, of a point holding `cell`
@@ -699,8 +704,8 @@ impl Board {
         if cell != EMPTY {
             return [0, 1].map(|v| [net.stone_row((cell == BLACK) == (v == 0)) as u16, 0, 0, 0]);
         }
-        let c = self.codes[i].map(|code| self.line_classes[pattern::window_index(code, gnn::lines::REACH)]);
-        [0, 1].map(|v| [c[0][v], c[1][v], c[2][v], c[3][v]])
+        let c = self.window_classes(i);
+        [0, 1].map(|v| c.map(|c| c[v]))
     }
 
     /// The empty point `n`'s code in direction `d` was `old` and is now its current one: a

@@ -88,7 +88,7 @@ class RecordsTest(unittest.TestCase):
             chunks = fixture.positions()
             records.write(path, fixture.SHAPES, chunks)
             classes = fixture.line_classes(chunks)
-            fixture.write_lines(records.line_path(path), fixture.LINE_CLASSES, classes)
+            records.write_lines(records.line_path(path), fixture.LINE_CLASSES, classes)
             data = records.read([path], with_lines=True)
             self.assertEqual(data.line_count, fixture.LINE_CLASSES)
             for (w, h, _), want in zip(fixture.BOARDS, classes):

@@ -35,14 +35,19 @@ pub struct LineChange {
 
 impl LineChange {
     fn last_row(&self) -> usize {
-        usize::from(self.add.iter().chain(&self.sub).flatten().copied().max().unwrap_or(0))
+        last_row(&self.add, &self.sub)
     }
 }
 
 impl Change {
     fn last_row(&self) -> usize {
-        usize::from(self.add.iter().chain(&self.sub).flatten().copied().max().unwrap_or(0))
+        last_row(&self.add, &self.sub)
     }
+}
+
+/// The largest table row a change names, in either view.
+fn last_row<const N: usize>(add: &[[u16; N]; 2], sub: &[[u16; N]; 2]) -> usize {
+    usize::from(add.iter().chain(sub).flatten().copied().max().unwrap_or(0))
 }
 
 /// Which implementation runs; chosen once per net from what the processor has.
