@@ -5,7 +5,8 @@
 //!
 //! ```text
 //! pbrain-gorin gen-data --out FILE [--games N] [--nodes K] [--rule R] [--size S] [--seed X]
-//!                       [--random-plies P] [--explore E] [--first-game F]
+//!                       [--random-plies P] [--explore E] [--first-game F] [--side N]
+//!                       [--side-nodes K] [--net FILE]
 //! ```
 //!
 //! N games (default 100, numbered from F, default 0) on an SxS board (default 15, any 5..32) under `INFO rule` R (0, 1, 4,
@@ -61,19 +62,25 @@
 //! of their own, so the game's records are the same with or without them. A side move that
 //! wins at once, or a position answered without a finished iteration, gives no record.
 //!
+//! With `--net FILE` (a GNN1 net, as `INFO net_file` takes) the games and side positions are
+//! searched with that net instead of the classic evaluation: the positions a net's own search
+//! reaches, which are the ones its play depends on (records and features are the same format).
+//!
 //! Where the board has no shape for a point (`net::NO_SHAPE`: renju black's point that the line patterns already
 //! forbid), the feature is the rank of its four line patterns (`eval::shape`), so every
 //! feature stays within range; such points are forbidden to black whatever the rest of the
 //! board.
 
 use crate::board::{splitmix64, Board, MAX_CELLS, MAX_SIZE, MIN_SIZE};
-use crate::eval::{gnn, SHAPE_COUNT};
+use crate::eval::gnn::{self, Gnn};
+use crate::eval::SHAPE_COUNT;
 use crate::search::movepick::{self, is_legal, Refuters};
 use crate::search::tt::Tt;
 use crate::search::{is_decisive, Limits, Searcher, MAX_DEPTH};
 use crate::types::{Color, Pos, Rule};
-use anyhow::{bail, Context, Result};
+use anyhow::{anyhow, bail, Context, Result};
 use std::io::Write;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 pub const MAGIC: &[u8; 4] = b"GRN1";
@@ -122,6 +129,10 @@ pub struct Options {
     pub side: u32,
     /// Nodes of each side position's search.
     pub side_nodes: u64,
+    /// The evaluation the games are searched with (`--net FILE`); `None` for the classic one.
+    /// A net's search reaches other positions than the classic evaluation's, and those are the
+    /// positions whose errors that net's play pays for.
+    pub net: Option<Arc<Gnn>>,
 }
 
 impl Default for Options {
@@ -137,6 +148,7 @@ impl Default for Options {
             first_game: 0,
             side: 0,
             side_nodes: 2_000,
+            net: None,
         }
     }
 }
@@ -155,7 +167,7 @@ pub struct Summary {
 /// What `gen-data --help` prints.
 pub const USAGE: &str = "usage: pbrain-gorin gen-data --out FILE [--games N (100)] [--nodes K (20000)] \
 [--rule 0|1|4|8|9 (0)] [--size S (15)] [--seed X (0)] [--random-plies P (4)] [--explore E (0, percent)] \
-[--first-game F (0)] [--side N (0)] [--side-nodes K (2000)]";
+[--first-game F (0)] [--side N (0)] [--side-nodes K (2000)] [--net FILE (classic evaluation)]";
 
 pub fn run(args: &[String]) -> Result<()> {
     if args.iter().any(|a| a == "--help" || a == "-h") {
@@ -216,9 +228,13 @@ fn parse_args(args: &[String]) -> Result<(String, Options)> {
             "--first-game" => o.first_game = number()?,
             "--side" => o.side = number()?.min(SIDE_TOP as u64) as u32,
             "--side-nodes" => o.side_nodes = number()?.max(1),
+            "--net" => {
+                let net = Gnn::load_searchable(value).map_err(|why| anyhow!("--net {value}: {why}"))?;
+                o.net = Some(Arc::new(net));
+            }
             _ => bail!(
                 "unknown option '{flag}' (--out --games --nodes --rule --size --seed --random-plies --explore \
-                 --first-game --side --side-nodes)"
+                 --first-game --side --side-nodes --net)"
             ),
         }
     }
@@ -486,6 +502,7 @@ fn play_game(o: &Options, game: u64, bytes: &mut Vec<u8>) -> Result<Option<Color
     let mut rng = o.seed ^ game.wrapping_mul(0x9E37_79B9_7F4A_7C15);
     splitmix64(&mut rng);
     let mut b = Board::new(o.size, o.size, o.rule);
+    b.set_net(o.net.clone());
     let mut tt = Tt::new(HASH_BYTES);
     let size = record_size(o.size, o.size);
     let start = bytes.len();

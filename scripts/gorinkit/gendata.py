@@ -28,7 +28,7 @@ from .grn1 import FILE_HEADER, FormatError, record_sizes, split_header
 from .paths import DEFAULT_ENGINE
 
 # gen-data options passed through when given (the engine's defaults otherwise).
-PASSED = ("nodes", "rule", "size", "seed", "random_plies", "explore", "side", "side_nodes")
+PASSED = ("nodes", "rule", "size", "seed", "random_plies", "explore", "side", "side_nodes", "net")
 
 
 class SliceFailed(Exception):
@@ -106,6 +106,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                        ("random-plies", "random opening plies"), ("explore", "percent of random later moves"),
                        ("side", "side positions a game position"), ("side-nodes", "nodes a side position")):
         p.add_argument(f"--{name}", type=int, default=None, help=f"gen-data's --{name}: {what} (default: gen-data's)")
+    p.add_argument("--net", default=None, metavar="FILE",
+                   help="gen-data's --net: search the games with this GNN1 net (with --ray: at this path on "
+                        "every machine); default: the classic evaluation")
     p.add_argument("-j", "--jobs", type=int, default=1,
                    help="gen-data processes at once here (with --ray local: the local instance's workers)")
     p.add_argument("--chunk", type=int, default=1,

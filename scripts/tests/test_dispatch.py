@@ -227,6 +227,11 @@ class FormatTest(unittest.TestCase):
             with self.assertRaises(grn1.FormatError):
                 grn1.record_sizes(bad)
 
+    def test_given_options_and_only_they_reach_gen_data(self):
+        a = gendata.parse_args(["--out", "x.grn1", "--nodes", "300", "--side-nodes", "50", "--net", "n.gnn1"])
+        self.assertEqual(gendata.engine_options(a), ["--nodes", "300", "--side-nodes", "50", "--net", "n.gnn1"])
+        self.assertEqual(gendata.engine_options(gendata.parse_args(["--out", "x.grn1"])), [])
+
     def test_slices_arrive_in_any_order_and_are_written_in_game_order(self):
         buf = io.BytesIO()
         plan = gendata.slices(5, 2)

@@ -143,6 +143,42 @@ fn the_same_seed_gives_the_same_bytes() {
 }
 
 #[test]
+fn a_net_searches_the_games_it_is_given() {
+    let net = gnn::select::built_in(Rule::Freestyle, 15, 15).expect("a built-in freestyle 15x15 net");
+    let o = Options { games: 3, ..tiny(Rule::Freestyle, 15) };
+    let (classic, _) = generated(&o);
+    let with_net = Options { net: Some(net.clone()), ..o.clone() };
+    let (bytes, summary) = generated(&with_net);
+    assert_eq!(generated(&with_net).0, bytes, "a net's games are as reproducible as the classic ones");
+    assert_ne!(bytes, classic, "the net's search chose other moves or values");
+    let (_, records) = read_records(&bytes).expect("a GRN1 file");
+    assert_eq!(summary.records, records.len() as u64);
+    assert_eq!(replay(&with_net, &records).0, 3);
+    // The first searched position of each game (its table starts empty there, after random
+    // plies only) searched again with the net gives the record's move and value.
+    let mut checked = 0;
+    let mut b = Board::new(o.size, o.size, o.rule);
+    for r in records.iter().filter(|r| r.flags & FLAG_SIDE == 0) {
+        if r.ply == 0 {
+            b = Board::new(o.size, o.size, o.rule);
+            b.set_net(Some(net.clone()));
+        }
+        if r.ply == o.random_plies && r.flags & FLAG_RANDOM == 0 {
+            let mut tt = Tt::new(HASH_BYTES);
+            let c = searched_move(&mut b, &mut tt, o.nodes).expect("a move");
+            if !c.forced {
+                let (x, y) = b.xy(c.pos);
+                assert_eq!((c.value as i16, y * o.size + x), (r.value, r.mv), "ply {}", r.ply);
+                checked += 1;
+            }
+        }
+        let p = b.pos((r.mv % o.size) as i64, (r.mv / o.size) as i64).expect("on board");
+        b.make(p);
+    }
+    assert!(checked > 0, "some first searched position was checked");
+}
+
+#[test]
 fn slices_of_games_concatenate_to_one_run() {
     let o = Options { games: 3, ..tiny(Rule::Freestyle, 9) };
     let (whole, _) = generated(&o);
@@ -275,6 +311,10 @@ fn the_command_line_is_checked() {
         (100, 20_000, Rule::Freestyle, 15, 4, 0, 0)
     );
     assert_eq!((o.side, o.side_nodes), (0, 2_000));
+    assert!(o.net.is_none(), "the classic evaluation by default");
+    let net = format!("{}/src/eval/nets/freestyle15.gnn1", env!("CARGO_MANIFEST_DIR"));
+    let (_, o) = parse_args(&args(&format!("--out f.bin --net {net}"))).expect("a net file");
+    assert_eq!(o.net.as_deref(), gnn::select::built_in(Rule::Freestyle, 15, 15).as_deref());
     for bad in [
         "--games 3",
         "--out f --rule 2",
@@ -286,6 +326,8 @@ fn the_command_line_is_checked() {
         "--out f --nodes x",
         "--out f --first-game -1",
         "--out f --side x",
+        "--out f --net /nonexistent/net.gnn1",
+        "--out f --net Cargo.toml",
     ] {
         assert!(parse_args(&args(bad)).is_err(), "{bad}");
     }
