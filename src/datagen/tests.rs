@@ -12,6 +12,11 @@ fn generated(o: &Options) -> (Vec<u8>, Summary) {
     (bytes, summary)
 }
 
+/// The point of record `r`'s move on `b`, a board of the record's size.
+fn move_pos(b: &Board, r: &Record) -> Pos {
+    b.pos((r.mv % r.width) as i64, (r.mv / r.width) as i64).expect("the move is on the board")
+}
+
 fn tiny(rule: Rule, size: usize) -> Options {
     Options {
         games: 2,
@@ -92,7 +97,7 @@ fn replay(o: &Options, records: &[Record]) -> (usize, usize) {
             }
         }
         assert_eq!(stones, r.ply);
-        let p = board.pos((r.mv % o.size) as i64, (r.mv / o.size) as i64).expect("move on the board");
+        let p = move_pos(&board, r);
         assert!(board.is_empty(p), "the move is on an empty cell");
         if r.to_move == 1 {
             assert!(!board.is_forbidden(p), "black never plays a forbidden point");
@@ -167,13 +172,11 @@ fn a_net_searches_the_games_it_is_given() {
             let mut tt = Tt::new(HASH_BYTES);
             let c = searched_move(&mut b, &mut tt, o.nodes).expect("a move");
             if !c.forced {
-                let (x, y) = b.xy(c.pos);
-                assert_eq!((c.value as i16, y * o.size + x), (r.value, r.mv), "ply {}", r.ply);
+                assert_eq!((c.value as i16, c.pos), (r.value, move_pos(&b, r)), "ply {}", r.ply);
                 checked += 1;
             }
         }
-        let p = b.pos((r.mv % o.size) as i64, (r.mv / o.size) as i64).expect("on board");
-        b.make(p);
+        b.make(move_pos(&b, r));
     }
     assert!(checked > 0, "some first searched position was checked");
 }
@@ -409,7 +412,7 @@ fn static_evals_are_the_classic_evaluation_of_each_record() {
         }
         assert_eq!(b.stone_count(), r.ply, "record {i}");
         assert_eq!(i32::from(values[i]), b.evaluate().clamp(-32768, 32767), "record {i}");
-        b.make(b.pos((r.mv % 9) as i64, (r.mv / 9) as i64).expect("on board"));
+        b.make(move_pos(&b, r));
     }
     assert!(values.iter().any(|&v| v != 0));
     let mut bad = records;
