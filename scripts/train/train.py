@@ -138,8 +138,11 @@ def evaluate(model: MixNet, data: dict, index: dict, batch: int, device: torch.d
 def train(data: records.Dataset, *, epochs: int = 10, batch: int = 256, lr: float = 3e-3,
           held_out: float = 0.1, seed: int = 1, value_scale: float = 600.0, value_mix: float = 0.5,
           policy_weight: float = 0.1, skip_proved: bool = False, skip_side: bool = False, residual: bool = False,
-          dim: int = DIM, hidden: int = HIDDEN, log=print) -> tuple[MixNet, list]:
-    """Fit a MixNet; returns it and one (epoch, train means, held-out means) row per epoch."""
+          dim: int = DIM, hidden: int = HIDDEN, lr_end: float | None = None, log=print) -> tuple[MixNet, list]:
+    """Fit a MixNet; returns it and one (epoch, train means, held-out means) row per epoch.
+
+    With `lr_end` the step size falls from `lr` to `lr_end` along a half cosine over all steps
+    (a constant `lr` otherwise)."""
     torch.manual_seed(seed)
     rng = np.random.default_rng(seed)
     device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
@@ -168,10 +171,16 @@ def train(data: records.Dataset, *, epochs: int = 10, batch: int = 256, lr: floa
     # Keep embeddings representable at scale 2**Q_ACT: as i16, or a lines net's within its bound.
     limit = (gnn.LINE_ENTRY_MAX if lines else 2.0**15) / 2**gnn.Q_ACT * 0.999
     history = []
+    steps = epochs * sum(math.ceil(len(idx) / batch) for idx in train_idx.values())
+    step = 0
     for epoch in range(1, epochs + 1):
         start = time.monotonic()
         stats = Stats()
         for key, idx in batches(train_idx, batch, rng):
+            if lr_end is not None:
+                for group in opt.param_groups:
+                    group["lr"] = cosine(lr, lr_end, step, steps)
+            step += 1
             v, p, c, n = losses(model, prepared[key], idx, device)
             loss = (v + policy_weight * p) / len(idx)
             opt.zero_grad()
@@ -192,6 +201,13 @@ def train(data: records.Dataset, *, epochs: int = 10, batch: int = 256, lr: floa
             line += f"  held-out value {hv:.4f} policy {hp:.4f} top1 {ha:.3f}"
         log(f"{line}  ({time.monotonic() - start:.1f} s)")
     return model.cpu(), history
+
+
+def cosine(start: float, end: float, step: int, steps: int) -> float:
+    """The step size of step `step` of `steps` (from 0): `start` at the first, `end` at the last."""
+    if steps <= 1:
+        return end
+    return end + (start - end) * 0.5 * (1 + math.cos(math.pi * step / (steps - 1)))
 
 
 def compare(model: MixNet, net: gnn.QuantNet, data: records.Dataset, limit: int = 512) -> tuple[float, float]:
@@ -226,6 +242,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--lr", type=float, default=3e-3)
     ap.add_argument("--held-out", type=float, default=0.1, help="share of games held out (default 0.1)")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--lr-end", type=float, default=None,
+                    help="step size at the last step, reached along a half cosine (default: --lr throughout)")
     ap.add_argument("--value-scale", type=float, default=600.0,
                     help="engine score of sigmoid 0.73 (search values become sigmoid(value/scale))")
     ap.add_argument("--value-mix", type=float, default=0.5, help="weight of the search value against the result")
@@ -262,7 +280,7 @@ def main(argv: list[str] | None = None) -> int:
     model, _ = train(data, epochs=args.epochs, batch=args.batch, lr=args.lr, held_out=args.held_out,
                      seed=args.seed, value_scale=args.value_scale, value_mix=args.value_mix,
                      policy_weight=args.policy_weight, skip_proved=args.skip_proved, skip_side=args.skip_side,
-                     residual=args.residual, dim=args.dim, hidden=args.hidden)
+                     residual=args.residual, dim=args.dim, hidden=args.hidden, lr_end=args.lr_end)
     flags = (gnn.FLAG_RESIDUAL if args.residual else 0) | (gnn.FLAG_LINES if args.lines else 0)
     net, clipped = gnn.quantize(model.float_params(), flags=flags)
     gnn.write(args.out, net)

@@ -173,3 +173,33 @@ class ValueTargetTest(unittest.TestCase):
             logs = []
             train.train(data, epochs=1, held_out=0.0, skip_side=True, log=logs.append)
             self.assertIn("train 100,", logs[0])
+
+
+@unittest.skipUnless(HAS_TORCH, NEEDS_TORCH)
+class ScheduleTest(unittest.TestCase):
+    def test_cosine_runs_from_start_to_end_and_falls_throughout(self) -> None:
+        from train import train
+        lrs = [train.cosine(3e-3, 3e-4, s, 11) for s in range(11)]
+        self.assertAlmostEqual(lrs[0], 3e-3)
+        self.assertAlmostEqual(lrs[-1], 3e-4)
+        self.assertAlmostEqual(lrs[5], (3e-3 + 3e-4) / 2)
+        self.assertTrue(all(a > b for a, b in zip(lrs, lrs[1:])), lrs)
+        self.assertEqual(train.cosine(3e-3, 3e-4, 0, 1), 3e-4)
+
+    def test_training_follows_the_schedule(self) -> None:
+        import torch
+        from train import train
+        with tempfile.TemporaryDirectory() as tmp:
+            path = Path(tmp) / "d.grn1"
+            records.write(path, SHAPES, [synth.positions(np.random.default_rng(5), 100, 7, 7, SHAPES)])
+            data = records.read([path])
+            tables = []
+            for lr_end in (None, 1e-2):
+                # Step size 0 throughout leaves the net as it started; rising to 1e-2 moves it.
+                model, _ = train.train(data, epochs=2, batch=16, lr=0.0, lr_end=lr_end, held_out=0.0, dim=8,
+                                       hidden=8, seed=4, log=quiet)
+                tables.append(model.emb_own.weight.detach().clone())
+            torch.manual_seed(4)
+            start = train.MixNet(SHAPES, 8, 8).emb_own.weight.detach()
+            torch.testing.assert_close(tables[0], start)
+            self.assertGreater(float((tables[1] - start).abs().max()), 1e-3)

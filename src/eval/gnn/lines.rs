@@ -6,8 +6,8 @@
 //! patterns) sums up, so the net learns what they are worth instead.
 //!
 //! Class 0 names no window (an occupied point's rows beyond its stone row, a zero row); the
-//! classes of the 65,536 windows are 1.. in the order of their smaller image, as
-//! `scripts/train/lines.py` numbers them.
+//! classes of the 65,536 windows are 1.. in the order of their smaller image. The trainer never
+//! numbers them itself: it reads them from the files `pbrain-gorin line-features` writes.
 
 use std::sync::OnceLock;
 
