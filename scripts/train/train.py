@@ -171,7 +171,7 @@ def train(data: records.Dataset, *, epochs: int = 10, batch: int = 256, lr: floa
     # Keep embeddings representable at scale 2**Q_ACT: as i16, or a lines net's within its bound.
     limit = (gnn.LINE_ENTRY_MAX if lines else 2.0**15) / 2**gnn.Q_ACT * 0.999
     history = []
-    steps = epochs * sum(math.ceil(len(idx) / batch) for idx in train_idx.values())
+    steps = epochs * len(batches(train_idx, batch, None))
     step = 0
     for epoch in range(1, epochs + 1):
         start = time.monotonic()
