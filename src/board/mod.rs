@@ -75,12 +75,11 @@ struct Undo {
     valued: bool,
 }
 
-/// The evaluation's sums before a valued move.
+/// The classic evaluation's sums before a valued move.
 #[derive(Copy, Clone, Debug)]
 struct Sums {
     totals: [[i32; 2]; 2],
     acc: [[i32; 2 * NET_HIDDEN]; 2],
-    gnn: [GnnSums; 2],
 }
 
 /// How far (in points) around a stone empty points become move candidates.
@@ -147,6 +146,9 @@ pub struct Board {
     trail: Vec<(u16, [PatKey; 2])>,
     /// The sums before each valued move of `history`.
     sums: Vec<Sums>,
+    /// The net's sums before each valued move of `history` while there is a net (the
+    /// classic evaluation does not copy them to and fro).
+    gnn_saved: Vec<[GnnSums; 2]>,
 }
 
 impl Board {
@@ -207,6 +209,7 @@ impl Board {
             history: Vec::with_capacity(width * height),
             trail: Vec::new(),
             sums: Vec::new(),
+            gnn_saved: Vec::new(),
         };
         for y in 0..height {
             for x in 0..width {
@@ -368,7 +371,10 @@ impl Board {
         if valued {
             // The saved sums are whole, so that the undo leaves nothing pending.
             self.gnn_flush();
-            self.sums.push(Sums { totals: self.totals, acc: self.acc, gnn: self.gnn_sums });
+            self.sums.push(Sums { totals: self.totals, acc: self.acc });
+            if self.gnn.is_some() {
+                self.gnn_saved.push(self.gnn_sums);
+            }
         }
         let (x, y) = self.xy(p);
         self.bounds.include(x as i32, y as i32);
@@ -424,7 +430,9 @@ impl Board {
             let sums = self.sums.pop().expect("sums of a valued move");
             self.totals = sums.totals;
             self.acc = sums.acc;
-            self.gnn_sums = sums.gnn;
+            if self.gnn.is_some() {
+                self.gnn_sums = self.gnn_saved.pop().expect("net sums of a valued move");
+            }
             self.gnn_pending.clear();
             self.gnn_line_pending.clear();
         }
@@ -778,6 +786,14 @@ impl Board {
     /// Uses `net` (or the classic evaluation for `None`) from now on; a net that the search
     /// cannot keep sums for (`Gnn::searchable`) counts as `None`.
     pub fn set_net(&mut self, net: Option<Arc<Gnn>>) {
+        // The sums saved for undoing the moves so far are the old net's: the moves are taken
+        // back and made again under the new one, so that an undo restores the new net's sums.
+        let side = self.side;
+        let mut replay = Vec::with_capacity(self.history.len());
+        while let Some(p) = self.last_move() {
+            replay.push((p, self.get(p).expect("history names a stone")));
+            self.undo();
+        }
         self.gnn = net.filter(|n| n.searchable());
         self.gnn_lines = self.gnn.as_ref().is_some_and(|n| n.lines);
         self.gnn_sums = [[0; gnn::kernel::DIM]; 2];
@@ -789,6 +805,10 @@ impl Board {
                 self.gnn_enter(i);
             }
         }
+        for (p, color) in replay.into_iter().rev() {
+            self.place(p, color);
+        }
+        self.set_side_to_move(side);
     }
 
     /// The trained net this board evaluates with, if any.

@@ -379,3 +379,31 @@ fn a_lines_nets_sums_follow_every_move() {
         }
     }
 }
+
+/// A net switched on with stones on the board holds after the moves made before it are taken
+/// back: the sums an undo restores are the new net's, as a board built with it has them.
+#[test]
+fn a_net_switched_mid_game_survives_undoing_earlier_moves() {
+    use crate::eval::gnn::{self, select};
+    let net = std::sync::Arc::new(
+        gnn::Gnn::from_bytes(select::built_in_bytes().next().expect("a net")).expect("net"),
+    );
+    let mut b = Board::new(15, 15, Rule::Freestyle);
+    for (x, y) in [(7, 7), (8, 8), (7, 8), (6, 6), (9, 7)] {
+        b.make(b.pos(x, y).expect("on board"));
+    }
+    b.set_net(Some(net.clone()));
+    b.undo();
+    b.undo();
+    let mut fresh = Board::new(15, 15, Rule::Freestyle);
+    fresh.set_net(Some(net));
+    for (x, y) in [(7, 7), (8, 8), (7, 8)] {
+        fresh.make(fresh.pos(x, y).expect("on board"));
+    }
+    assert_eq!(b.evaluate(), fresh.evaluate());
+    b.set_net(None);
+    b.undo();
+    fresh.set_net(None);
+    fresh.undo();
+    assert_eq!(b.evaluate(), fresh.evaluate());
+}

@@ -304,6 +304,13 @@ impl<'a> Searcher<'a> {
         self
     }
 
+    /// The static value a table entry keeps for its position, which spares computing it
+    /// again (with a net, a leaf that finds it also skips adding its move's changes to the
+    /// net's sums). Weaker levels' noise is keyed by the game, and the table outlives games.
+    fn table_eval(&self, hit: &tt::Hit) -> Option<i32> {
+        (hit.eval != tt::NO_EVAL && self.noise == 0).then_some(hit.eval)
+    }
+
     fn static_value(&self, b: &mut Board) -> i32 {
         let v = b.evaluate();
         if self.noise == 0 {
@@ -768,9 +775,11 @@ impl<'a> Searcher<'a> {
         // node without its table move: it is neither read nor written.
         let skipped = self.skipped[ply];
         let mut tt_move = Pos::NONE;
+        let mut tt_eval = None;
         let mut singular_bound = None;
         if let Some(hit) = self.tt.probe(key).filter(|_| skipped == Pos::NONE) {
             tt_move = if b.is_empty(hit.mv) { hit.mv } else { Pos::NONE };
+            tt_eval = self.table_eval(&hit);
             let score = score_from_tt(hit.score, ply_i);
             // A proved win holds at any depth (PentaZen's rule): the deeper search would only
             // look for a shorter one.
@@ -793,7 +802,7 @@ impl<'a> Searcher<'a> {
         if tt_move == Pos::NONE && depth >= 4 {
             depth -= 1;
         }
-        let eval = self.static_value(b);
+        let eval = tt_eval.unwrap_or_else(|| self.static_value(b));
         self.evals[ply] = eval;
         // The static value of a non-PV node that the opponent does not threaten: what futility,
         // razoring and the fail-high reduction weigh.
@@ -934,7 +943,7 @@ impl<'a> Searcher<'a> {
             return best_score;
         }
         let bound = Bound::of(best_score, alpha_orig, beta);
-        self.tt.store(key, best_move, score_to_tt(best_score, ply_i), 0, depth, bound);
+        self.tt.store(key, best_move, score_to_tt(best_score, ply_i), eval, depth, bound);
         best_score
     }
 
@@ -1005,13 +1014,15 @@ impl<'a> Searcher<'a> {
         if let Some(score) = self.threats(b, alpha, beta, ply, Next::Leaf) {
             return score;
         }
+        let mut tt_eval = None;
         if let Some(hit) = self.tt.probe(b.key()) {
             let score = score_from_tt(hit.score, ply as i32);
             if hit.bound.cuts(score, alpha, beta) {
                 return score;
             }
+            tt_eval = self.table_eval(&hit);
         }
-        let stand = self.static_value(b);
+        let stand = tt_eval.unwrap_or_else(|| self.static_value(b));
         let us = b.side_to_move();
         let four_makers = b.class_count(us, Class::Four) + b.class_count(us, Class::FourThree);
         if stand >= beta || four_makers == 0 {

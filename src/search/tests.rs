@@ -370,7 +370,7 @@ fn a_singular_test_neither_reads_nor_writes_the_nodes_table_entry() {
     // An entry that would cut the node at once if it were read.
     let planted = 12_345;
     let tt = Tt::new(1 << 20);
-    tt.store(key, skipped, planted, 0, 20, Bound::Exact);
+    tt.store(key, skipped, planted, tt::NO_EVAL, 20, Bound::Exact);
     let mut searcher = Searcher::new(&tt, limits(), Rule::Freestyle);
     searcher.skipped[1] = skipped;
     let score = searcher.negamax(&mut b, planted - 1, planted, 4, 1, false);

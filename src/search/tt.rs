@@ -49,12 +49,16 @@ struct Entry {
     data: AtomicU64,
 }
 
+/// The eval slot of an entry stored without a static value (or with one beyond i16).
+pub const NO_EVAL: i32 = i16::MIN as i32;
+
 /// What a probe found.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct Hit {
     pub mv: Pos,
     /// Score as stored: win/loss scores are relative to the stored node (see `score_to_tt`).
     pub score: i32,
+    /// The node's static value, `NO_EVAL` if none was stored.
     pub eval: i32,
     pub depth: i32,
     pub bound: Bound,
@@ -216,6 +220,8 @@ fn write(e: &Entry, key: u64, data: u64) {
 
 fn pack(mv: Pos, score: i32, eval: i32, depth: i32, bound: Bound, age: u8) -> u64 {
     let clamp16 = |v: i32| v.clamp(i16::MIN as i32, i16::MAX as i32) as i16 as u16 as u64;
+    // A static value is kept only exactly: a clamped one would be another value.
+    let eval = if eval > NO_EVAL && eval < i16::MAX as i32 { eval } else { NO_EVAL };
     (mv.0 as u64)
         | clamp16(score) << 16
         | clamp16(eval) << 32
@@ -250,6 +256,18 @@ mod tests {
         let hit = tt.probe(0xDEAD_BEEF_1234).expect("stored");
         assert_eq!(hit, Hit { mv: Pos(321), score: -512, eval: 77, depth: 9, bound: Bound::Lower });
         assert_eq!(tt.probe(0xDEAD_BEEF_1235), None);
+    }
+
+    /// A static value is kept exactly or not at all: one beyond i16 reads back as none.
+    #[test]
+    fn static_values_beyond_i16_are_not_kept() {
+        let tt = Tt::new(1 << 16);
+        for (eval, kept) in
+            [(-32767, -32767), (32766, 32766), (0, 0), (32767, NO_EVAL), (-40000, NO_EVAL), (90000, NO_EVAL)]
+        {
+            tt.store(7, Pos(1), 0, eval, 3, Bound::Exact);
+            assert_eq!(tt.probe(7).expect("stored").eval, kept, "{eval}");
+        }
     }
 
     #[test]

@@ -216,7 +216,7 @@ unsafe fn apply_lines_avx2<const HALVES: usize>(
 ) {
     use std::arch::x86_64::*;
     let zero = _mm256_setzero_si256();
-    let top = _mm256_set1_epi16(top);
+    let cap = _mm256_set1_epi16(top);
     let dim = 16 * HALVES;
     let row = |r: u16, at: usize| {
         _mm256_loadu_si256(table.as_ptr().add(usize::from(r) * dim + at) as *const __m256i)
@@ -227,9 +227,9 @@ unsafe fn apply_lines_avx2<const HALVES: usize>(
             _mm256_add_epi16(row(r[0], at), row(r[1], at)),
             _mm256_add_epi16(row(r[2], at), row(r[3], at)),
         );
-        _mm256_min_epi16(_mm256_max_epi16(x, zero), top)
+        _mm256_min_epi16(_mm256_max_epi16(x, zero), cap)
     };
-    add_deltas_avx2::<HALVES, _>(sums, changes, |c: &LineChange, v, at| {
+    add_deltas_avx2::<HALVES, _>(sums, changes, top, |c: &LineChange, v, at| {
         _mm256_sub_epi16(h(c.add[v], at), h(c.sub[v], at))
     });
 }
@@ -246,16 +246,16 @@ unsafe fn apply_avx2<const HALVES: usize>(
 ) {
     use std::arch::x86_64::*;
     let zero = _mm256_setzero_si256();
-    let top = _mm256_set1_epi16(top);
+    let cap = _mm256_set1_epi16(top);
     let dim = 16 * HALVES;
     let h = |[o, p]: [u16; 2], at: usize| {
         let x = _mm256_adds_epi16(
             _mm256_loadu_si256(own.as_ptr().add(usize::from(o) * dim + at) as *const __m256i),
             _mm256_loadu_si256(opp.as_ptr().add(usize::from(p) * dim + at) as *const __m256i),
         );
-        _mm256_min_epi16(_mm256_max_epi16(x, zero), top)
+        _mm256_min_epi16(_mm256_max_epi16(x, zero), cap)
     };
-    add_deltas_avx2::<HALVES, _>(sums, changes, |c: &Change, v, at| {
+    add_deltas_avx2::<HALVES, _>(sums, changes, top, |c: &Change, v, at| {
         _mm256_sub_epi16(h(c.add[v], at), h(c.sub[v], at))
     });
 }
@@ -263,24 +263,35 @@ unsafe fn apply_avx2<const HALVES: usize>(
 /// `sums[v] += delta(c, v, at)` over every change `c`, both views `v` and the 16 units from `at`
 /// of each half. The changes of a move are summed in registers and added to the sums once: one
 /// call a point, each loading and storing the sums, made every point wait for the last one's
-/// store. `delta` is a difference of two activations, which fits i16.
+/// store. `delta` is a difference of two activations in `0..=top`, so up to `i16::MAX / top` of
+/// them sum exactly in i16; they are summed so in blocks of that many and each block's sum is
+/// widened to i32 once (the widening was half the work a change).
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
 #[inline]
 unsafe fn add_deltas_avx2<const HALVES: usize, C>(
     sums: &mut [Sums; 2],
     changes: &[C],
+    top: i16,
     delta: impl Fn(&C, usize, usize) -> std::arch::x86_64::__m256i,
 ) {
     use std::arch::x86_64::*;
+    let block = usize::try_from(i16::MAX / top.max(1)).unwrap_or(1).max(1);
     // Per view and half: eight i32 sums for the half's low units, eight for its high ones.
     let mut acc = [[[_mm256_setzero_si256(); 2]; 2]; 2];
-    for c in changes {
-        for (v, view) in acc.iter_mut().enumerate() {
-            for (half, a) in view.iter_mut().enumerate().take(HALVES) {
-                let delta = delta(c, v, 16 * half);
-                a[0] = _mm256_add_epi32(a[0], _mm256_cvtepi16_epi32(_mm256_castsi256_si128(delta)));
-                a[1] = _mm256_add_epi32(a[1], _mm256_cvtepi16_epi32(_mm256_extracti128_si256::<1>(delta)));
+    for changes in changes.chunks(block) {
+        let mut short = [[_mm256_setzero_si256(); 2]; 2];
+        for c in changes {
+            for (v, view) in short.iter_mut().enumerate() {
+                for (half, a) in view.iter_mut().enumerate().take(HALVES) {
+                    *a = _mm256_add_epi16(*a, delta(c, v, 16 * half));
+                }
+            }
+        }
+        for (view, short) in acc.iter_mut().zip(&short) {
+            for (a, &s) in view.iter_mut().zip(short).take(HALVES) {
+                a[0] = _mm256_add_epi32(a[0], _mm256_cvtepi16_epi32(_mm256_castsi256_si128(s)));
+                a[1] = _mm256_add_epi32(a[1], _mm256_cvtepi16_epi32(_mm256_extracti128_si256::<1>(s)));
             }
         }
     }
