@@ -786,6 +786,16 @@ impl Board {
     /// Uses `net` (or the classic evaluation for `None`) from now on; a net that the search
     /// cannot keep sums for (`Gnn::searchable`) counts as `None`.
     pub fn set_net(&mut self, net: Option<Arc<Gnn>>) {
+        let net = net.filter(|n| n.searchable());
+        let same = match (&net, &self.gnn) {
+            (None, None) => true,
+            (Some(a), Some(b)) => Arc::ptr_eq(a, b),
+            _ => false,
+        };
+        if same {
+            // Nothing to redo (`static-eval` asks this of every record's board).
+            return;
+        }
         // The sums saved for undoing the moves so far are the old net's: the moves are taken
         // back and made again under the new one, so that an undo restores the new net's sums.
         let side = self.side;
@@ -794,7 +804,7 @@ impl Board {
             replay.push((p, self.get(p).expect("history names a stone")));
             self.undo();
         }
-        self.gnn = net.filter(|n| n.searchable());
+        self.gnn = net;
         self.gnn_lines = self.gnn.as_ref().is_some_and(|n| n.lines);
         self.gnn_sums = [[0; gnn::kernel::DIM]; 2];
         self.gnn_pending.clear();
