@@ -394,10 +394,28 @@ impl Board {
     /// (pattern tables depend on the rule).
     pub fn with_rule(&self, rule: Rule) -> Board {
         let mut board = Board::new(self.width, self.height, rule);
-        for p in self.moves() {
-            board.place(p, self.get(p).expect("a played stone"));
+        for (p, color) in self.played() {
+            board.place(p, color);
         }
         board.set_side_to_move(self.side);
+        board
+    }
+
+    /// The moves in order, each with its stone's colour.
+    fn played(&self) -> impl Iterator<Item = (Pos, Color)> + '_ {
+        self.moves().map(|p| (p, self.get(p).expect("a played stone")))
+    }
+
+    /// A board of this size and rule evaluating with `net`, with `moves` played on it in order
+    /// and `side` to move: every state it saved for an undo is that board's own (a rare
+    /// rebuild, not a search step).
+    fn replayed(&self, net: Option<Arc<Gnn>>, moves: &[(Pos, Color)], side: Color) -> Board {
+        let mut board = Board::new(self.width, self.height, self.rule);
+        board.set_net(net);
+        for &(p, color) in moves {
+            board.place(p, color);
+        }
+        board.set_side_to_move(side);
         board
     }
 
@@ -447,17 +465,9 @@ impl Board {
             return true;
         }
         let Some(color) = self.get(p) else { return false };
-        // The moves after `p` saved states that had `p` on the board: replay the others on a
-        // new board (a rare command, not a search step).
-        let rest: Vec<(Pos, Color)> =
-            self.moves().filter(|&q| q != p).map(|q| (q, self.get(q).expect("a played stone"))).collect();
-        let mut board = Board::new(self.width, self.height, self.rule);
-        board.set_net(self.gnn.clone());
-        for (q, c) in rest {
-            board.place(q, c);
-        }
-        board.set_side_to_move(color);
-        *self = board;
+        // The moves after `p` saved states that had `p` on the board: the others are replayed.
+        let rest: Vec<(Pos, Color)> = self.played().filter(|&(q, _)| q != p).collect();
+        *self = self.replayed(self.gnn.clone(), &rest, color);
         true
     }
 
@@ -796,13 +806,12 @@ impl Board {
             // Nothing to redo (`static-eval` asks this of every record's board).
             return;
         }
-        // The sums saved for undoing the moves so far are the old net's: the moves are taken
-        // back and made again under the new one, so that an undo restores the new net's sums.
-        let side = self.side;
-        let mut replay = Vec::with_capacity(self.history.len());
-        while let Some(p) = self.last_move() {
-            replay.push((p, self.get(p).expect("history names a stone")));
-            self.undo();
+        if !self.history.is_empty() {
+            // The sums saved for undoing the moves so far are the old net's: the game is
+            // replayed under the new one, so that an undo restores the new net's sums.
+            let moves: Vec<(Pos, Color)> = self.played().collect();
+            *self = self.replayed(net, &moves, self.side);
+            return;
         }
         self.gnn = net;
         self.gnn_lines = self.gnn.as_ref().is_some_and(|n| n.lines);
@@ -815,10 +824,6 @@ impl Board {
                 self.gnn_enter(i);
             }
         }
-        for (p, color) in replay.into_iter().rev() {
-            self.place(p, color);
-        }
-        self.set_side_to_move(side);
     }
 
     /// The trained net this board evaluates with, if any.

@@ -276,7 +276,8 @@ unsafe fn add_deltas_avx2<const HALVES: usize, C>(
     delta: impl Fn(&C, usize, usize) -> std::arch::x86_64::__m256i,
 ) {
     use std::arch::x86_64::*;
-    let block = usize::try_from(i16::MAX / top.max(1)).unwrap_or(1).max(1);
+    // 1..=i16::MAX: `top` is positive (an activation's ceiling).
+    let block = (i16::MAX / top.max(1)) as usize;
     // Per view and half: eight i32 sums for the half's low units, eight for its high ones.
     let mut acc = [[[_mm256_setzero_si256(); 2]; 2]; 2];
     for changes in changes.chunks(block) {
